@@ -1,0 +1,221 @@
+"""Cards: ids, parsing and formatting shared by every game.
+
+A card id is ``rank * 4 + suit`` with ranks ``2..A`` as ``0..12`` and suits ``c d h s`` as
+``0..3`` (the Capsa Susun order; games with another suit order map it themselves). Da Bai Fen
+adds two jokers with ids 52 (small, ``SJ``) and 53 (big, ``BJ``).
+
+>>> parse_cards("As 10h ♦7, kc")
+[51, 34, 21, 44]
+>>> format_cards([51, 34, 21, 44])
+['As', 'Th', '7d', 'Kc']
+>>> parse_cards("As As")
+Traceback (most recent call last):
+...
+solver.errors.CardError: duplicate card 'As'
+>>> try:
+...     parse_cards("As Zz 1h", count=13)
+... except CardError as e:
+...     print(e.problems)
+["unknown card 'Zz'", "unknown card '1h'"]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+from solver.errors import CardError
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+SMALL_JOKER = 52
+BIG_JOKER = 53
+JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
+FULL_DECK = tuple(range(52))
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+class Rank(IntEnum):
+    """Card ranks, ace high."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    @property
+    def char(self) -> str:
+        return RANK_CHARS[self]
+
+
+class Suit(IntEnum):
+    """Suits in Capsa Susun order (they never break ties there)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def char(self) -> str:
+        return SUIT_CHARS[self]
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card of the 52-card deck.
+
+    >>> Card.parse("10h")
+    Card('Th')
+    >>> Card.parse("Th").id, Card(Rank.TEN, Suit.HEARTS).rank.char
+    (34, 'T')
+    """
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def id(self) -> int:
+        return int(self.rank) * 4 + int(self.suit)
+
+    @classmethod
+    def from_id(cls, card: int) -> Card:
+        if not 0 <= card < 52:
+            raise CardError([f"card id {card} is not between 0 and 51"])
+        return cls(Rank(card // 4), Suit(card % 4))
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        return cls.from_id(parse_card(token))
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank] + SUIT_CHARS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+def _parse_token(token: str, allow_jokers: bool) -> int | None:
+    t = token.strip()
+    if allow_jokers and t.upper() in JOKER_NAMES:
+        return JOKER_NAMES[t.upper()]
+    if len(t) < 2:
+        return None
+    rank_part, suit_part = t[:-1], t[-1]
+    suit_part = SUIT_SYMBOLS.get(suit_part, suit_part).lower()
+    rank_part = rank_part.upper()
+    if rank_part == "10":
+        rank_part = "T"
+    if len(rank_part) != 1 or rank_part not in RANK_CHARS or suit_part not in SUIT_CHARS:
+        return None
+    return RANK_CHARS.index(rank_part) * 4 + SUIT_CHARS.index(suit_part)
+
+
+def parse_card(token: str, allow_jokers: bool = False) -> int:
+    """One card token to its id; raises :class:`CardError` naming the token."""
+    if not isinstance(token, str):
+        raise CardError([f"card must be a string, got {type(token).__name__}"])
+    card = _parse_token(token, allow_jokers)
+    if card is None:
+        raise CardError([f"unknown card {token!r}"])
+    return card
+
+
+def _tokens(cards: str | Iterable[object]) -> list[object]:
+    if isinstance(cards, str):
+        return [t for t in _SEPARATORS.split(cards.strip()) if t]
+    if isinstance(cards, Card):
+        return [cards]
+    try:
+        return list(cards)
+    except TypeError:
+        raise CardError([f"cards must be a string or a list, got {type(cards).__name__}"]) from None
+
+
+def parse_cards(
+    cards: str | Iterable[object],
+    count: int | None = None,
+    allow_jokers: bool = False,
+    allow_duplicates: bool = False,
+) -> list[int]:
+    """Parse a string (spaces or commas between cards) or a list of cards to card ids.
+
+    Items of a list may be strings, :class:`Card` objects or ids. Every problem is reported
+    at once: each unknown token, each duplicate, and a wrong count.
+    """
+    problems: list[str] = []
+    ids: list[int] = []
+    seen: dict[int, str] = {}
+    top = 54 if allow_jokers else 52
+    for token in _tokens(cards):
+        if isinstance(token, Card):
+            card: int | None = token.id
+            name = str(token)
+        elif isinstance(token, int) and not isinstance(token, bool):
+            card = int(token) if 0 <= token < top else None
+            name = str(token)
+        elif isinstance(token, str):
+            card = _parse_token(token, allow_jokers)
+            name = token
+        else:
+            problems.append(f"card must be a string, got {type(token).__name__}")
+            continue
+        if card is None:
+            problems.append(f"unknown card {name!r}")
+            continue
+        if card in seen and not allow_duplicates:
+            problems.append(f"duplicate card {format_card(card)!r}")
+            continue
+        seen[card] = name
+        ids.append(card)
+    if count is not None and not problems and len(ids) != count:
+        problems.append(f"expected {count} cards, got {len(ids)}")
+    if problems:
+        raise CardError(problems)
+    return ids
+
+
+def format_card(card: int) -> str:
+    """Canonical text of a card id: ``As``, ``Td``, ``BJ``."""
+    card = int(card)
+    if card == BIG_JOKER:
+        return "BJ"
+    if card == SMALL_JOKER:
+        return "SJ"
+    if not 0 <= card < 52:
+        raise CardError([f"card id {card} is not between 0 and 53"])
+    return RANK_CHARS[card // 4] + SUIT_CHARS[card % 4]
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Canonical strings for card ids, in the given order."""
+    return [format_card(c) for c in cards]
+
+
+def rank_of(card: int) -> int:
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+def card_mask(cards: Iterable[int]) -> int:
+    """Bit mask with bit ``id`` set for each card."""
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
