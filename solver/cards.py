@@ -114,6 +114,8 @@ def _parse_token(token: str, allow_jokers: bool) -> int | None:
         return JOKER_NAMES[t.upper()]
     if len(t) < 2:
         return None
+    if t[0] in SUIT_SYMBOLS:  # a symbol may stand before the rank: ♦7
+        t = t[1:] + t[0]
     rank_part, suit_part = t[:-1], t[-1]
     suit_part = SUIT_SYMBOLS.get(suit_part, suit_part).lower()
     rank_part = rank_part.upper()
