@@ -54,8 +54,95 @@ def _add_moves(sub: argparse._SubParsersAction) -> None:
         gp.set_defaults(func=_cmd_moves, game_info=info)
 
 
-# Each entry adds one sub-command; capsa-specific commands live in their own modules.
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_moves]
+# ---------------------------------------------------------------- capsa susun
+def _read_json(path: str) -> object:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InputError(f"{'standard input' if path == '-' else path} is not valid JSON: {exc}") from None
+
+
+def _cmd_valid(args: argparse.Namespace) -> int:
+    from solver.splits import valid_arrangements
+
+    n = valid_arrangements(args.hand, args.rules)
+    if args.json:
+        _print_json({"valid_arrangements": n})
+    else:
+        print(n)
+    return 0
+
+
+def _format_score(result: dict) -> str:
+    lines = []
+    for i, p in enumerate(result["players"]):
+        tag = " (foul)" if p["foul"] else f" ({p['natural']})" if p["natural"] else ""
+        lines.append(f"player {i}: {p['points']:+d}{tag}")
+        for v in p["vs"]:
+            rows = " ".join(f"{r:+d}" for r in v["rows"])
+            lines.append(f"  vs {v['opponent']}: {v['points']:+d}  rows {rows}  scoop {v['scoop']:+d}"
+                         f"  royalties {v['royalties']:+d}  natural {v['natural']:+d}")
+    return "\n".join(lines)
+
+
+def table_from_json(data: object) -> tuple[list, object]:
+    """(players, rules) from the table JSON shared by the CLI and the HTTP service."""
+    if not isinstance(data, dict):
+        raise InputError("the table must be a JSON object with players (and optional rules)")
+    unknown = sorted(set(data) - {"players", "rules"})
+    if unknown:
+        raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}")
+    if "players" not in data:
+        raise InputError("the table has no players")
+    return data["players"], data.get("rules")
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from solver.referee import score
+
+    players, rules = table_from_json(_read_json(args.file))
+    result = score(players, rules).to_dict()
+    print(json.dumps(result, ensure_ascii=False) if args.json else _format_score(result))
+    return 0
+
+
+def _rules_arg(text: str) -> object:
+    """A preset name, or a JSON object of preset plus overrides."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise InputError(f"--rules is not valid JSON: {exc}") from None
+    return text
+
+
+def _add_capsa(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("valid", help="count the valid (non-foul) splits of 13 cards")
+    p.add_argument("hand", help='13 cards, e.g. "As Kd Qh ..."')
+    p.add_argument("--rules", type=_rules_arg, default="standard",
+                   help="preset name or JSON object of preset and options")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_cmd_valid)
+
+    p = sub.add_parser("score", help="settle a table (JSON from FILE, or - for standard input)")
+    p.add_argument("file", metavar="FILE", help="table JSON, or - for standard input")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_cmd_score)
+
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    from solver.serve import add_serve_command
+
+    add_serve_command(sub)
+
+
+# Each entry adds sub-commands.
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_capsa, _add_moves, _add_serve]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ import importlib
 import time
 
 # Modules whose import compiles kernels, and which expose ``warm_up()`` to run them once.
-_WARM_MODULES = ("solver.evaluate", "solver.arrange")
+_WARM_MODULES = ("solver.evaluate", "solver.arrange", "solver.games.big_two_core")
 
 
 def warm_up() -> float:

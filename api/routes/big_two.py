@@ -1,0 +1,89 @@
+"""Big Two (Capsa Banting) over HTTP: legal plays for a hand, and what a play is.
+
+A hand holds at most 13 cards, so an answer lists at most 1,664 plays; bad cards, a
+``current`` that is not a combination and bad rule options are 400s naming the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from flask import Blueprint
+from pydantic import BaseModel, Field
+
+from api.endpoint import Body, json_endpoint
+from solver.games.big_two import BigTwoRules, classify, describe, moves_result
+
+bp = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
+
+_CardText = Annotated[str, Field(max_length=300)]
+_CardList = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=52)]
+BigTwoCards = Annotated[
+    _CardText | _CardList,
+    Field(description="cards as one string (`3d 10h As`, spaces or commas) or a list of card strings"),
+]
+KindLabel = Literal["single", "pair", "triple", "straight", "flush", "full-house",
+                    "four-of-a-kind", "straight-flush"]
+
+
+class BigTwoRulesIn(Body):
+    straights: Literal["rank-order", "poker"] = Field(
+        default="rank-order", description="`poker` adds A-2-3-4-5 and 2-3-4-5-6 as the top straights")
+    flush_order: Literal["rank", "suit"] = Field(
+        default="rank", description="flushes compare by ranks then suit, or by suit first")
+    bomb_on_two: bool = Field(
+        default=True, description="four of a kind + 1 or a straight flush may beat a single 2")
+
+    def to_rules(self) -> BigTwoRules:
+        return BigTwoRules(straights=self.straights, flush_order=self.flush_order,
+                           bomb_on_two=self.bomb_on_two)
+
+
+class BigTwoMovesRequest(Body):
+    hand: BigTwoCards = Field(description="the player's hand, 1 to 13 cards")
+    current: BigTwoCards | None = Field(
+        default=None, description="the play to beat; null or absent when the player leads")
+    first_trick: bool = Field(default=False, description="opening lead: every play must hold 3d")
+    required: Annotated[str, Field(max_length=8)] | None = Field(
+        default=None, description="card every play must hold (with 2-3 players: the lowest dealt)")
+    rules: BigTwoRulesIn | None = None
+
+
+class BigTwoMoveOut(BaseModel):
+    cards: list[str] = Field(description="the play's cards, weakest first")
+    kind: KindLabel
+
+
+class BigTwoMovesResponse(BaseModel):
+    moves: list[BigTwoMoveOut] = Field(description="every legal play once, by kind then strength")
+    can_pass: bool = Field(description="false when the player leads")
+
+
+class BigTwoClassifyRequest(Body):
+    cards: BigTwoCards
+    rules: BigTwoRulesIn | None = None
+
+
+class BigTwoClassifyResponse(BaseModel):
+    cards: list[str]
+    kind: KindLabel
+    size: int
+    strength: int = Field(description="among plays with as many cards, the larger strength beats")
+    rank: str | None = Field(
+        default=None, description="rank that decides singles, pairs, triples, full houses, fours")
+
+
+def _rules(body_rules: BigTwoRulesIn | None) -> BigTwoRules:
+    return body_rules.to_rules() if body_rules is not None else BigTwoRules()
+
+
+@json_endpoint(bp, "/moves", BigTwoMovesRequest, BigTwoMovesResponse,
+               summary="Every legal Big Two play for a hand, and whether passing is allowed")
+def moves(body: BigTwoMovesRequest) -> dict:
+    return moves_result(body.hand, body.current, body.first_trick, _rules(body.rules), body.required)
+
+
+@json_endpoint(bp, "/classify", BigTwoClassifyRequest, BigTwoClassifyResponse,
+               summary="The Big Two combination some cards form (400 when none)")
+def classify_cards(body: BigTwoClassifyRequest) -> dict:
+    return describe(classify(body.cards, _rules(body.rules)))

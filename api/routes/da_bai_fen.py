@@ -1,0 +1,108 @@
+"""Da Bai Fen over HTTP: legal plays for a hand, and the winner and points of a trick.
+
+Sizes are bounded by the models (a hand of at most 12 cards, so at most 4,095 plays) and
+every bad card, rank, suit or trick shape is a 400 naming the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from flask import Blueprint
+from pydantic import BaseModel, Field
+
+from api.endpoint import Body, Int, json_endpoint
+from solver.cards import format_cards, parse_cards
+from solver.games.da_bai_fen import (
+    DaBaiFenRules, Trump, legal_plays, points_of, trick_winner,
+)
+from solver.games.da_bai_fen_play import normalize_trick
+
+bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
+
+CardText = Annotated[str, Field(max_length=300)]
+CardList = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=54)]
+CardsIn = Annotated[
+    CardText | CardList,
+    Field(description="cards as one string (`BJ SJ As 10h`, spaces or commas) or a list of "
+                      "card strings; `BJ` big joker, `SJ` small joker"),
+]
+Rank = Annotated[str, Field(max_length=4, description="trump rank: 2..9, T (or 10), J, Q, K, A",
+                            examples=["2"])]
+Suit = Annotated[str, Field(max_length=8, description="trump suit: c, d, h or s", examples=["h"])]
+
+
+class PlaysRequest(Body):
+    hand: CardsIn = Field(description="the player's hand, at most 12 cards")
+    trump_rank: Rank
+    trump_suit: Suit
+    trick: Annotated[list[CardsIn], Field(max_length=3)] = Field(
+        default_factory=list,
+        description="plays so far in the trick, the lead first; empty to lead")
+    max_plays: Annotated[Int, Field(ge=0)] | None = Field(
+        default=None, description="answer 400 instead of listing more plays than this")
+
+
+class PlayOut(BaseModel):
+    cards: list[str]
+
+
+class PlaysResponse(BaseModel):
+    plays: list[PlayOut] = Field(description="every legal play once, cards high to low")
+    count: int
+    lead: bool = Field(description="true when the plays are leads")
+    led_suit: str | None = Field(description="`trumps` or the led suit's name; null on a lead")
+
+
+class TrickRequest(Body):
+    trick: Annotated[list[CardsIn], Field(min_length=1, max_length=4)] = Field(
+        description="the plays of the trick in order, the lead first (complete or partial)")
+    trump_rank: Rank
+    trump_suit: Suit
+    kitty: CardsIn | None = Field(
+        default=None, description="on the last trick: the buried kitty, whose points count "
+                                  "kitty_multiplier times for the defenders if they win it")
+    kitty_multiplier: Annotated[Int, Field(ge=0, le=10)] = Field(
+        default=DaBaiFenRules().kitty_multiplier, description="the rule option of that name")
+
+
+class TrickResponse(BaseModel):
+    winner: int = Field(description="index of the winning play so far, 0 = the leader")
+    winning_cards: list[str]
+    points: int = Field(description="points in the trick's cards")
+    complete: bool = Field(description="true when all 4 players have played")
+    kitty_bonus: int = Field(description="kitty points times the multiplier (0 without a kitty)")
+
+
+@json_endpoint(bp, "/plays", PlaysRequest, PlaysResponse,
+               summary="Every legal Da Bai Fen lead or follow for a hand")
+def plays(body: PlaysRequest) -> dict:
+    trump = Trump.parse(body.trump_rank, body.trump_suit)
+    trick = normalize_trick(body.trick, trump)
+    result = legal_plays(body.hand, trick, trump, max_plays=body.max_plays)
+    return {
+        "plays": [{"cards": format_cards(p)} for p in result],
+        "count": len(result),
+        "lead": not trick,
+        "led_suit": trump.suit_name(trump.eff[trick[0][0]]) if trick else None,
+    }
+
+
+@json_endpoint(bp, "/trick", TrickRequest, TrickResponse,
+               summary="Winner and points of a Da Bai Fen trick")
+def trick(body: TrickRequest) -> dict:
+    trump = Trump.parse(body.trump_rank, body.trump_suit)
+    t = normalize_trick(body.trick, trump)
+    rules = DaBaiFenRules(kitty_multiplier=body.kitty_multiplier)
+    bonus = 0
+    if body.kitty is not None:
+        kitty = parse_cards(body.kitty, allow_jokers=True)
+        bonus = points_of(kitty) * rules.kitty_multiplier
+    w = trick_winner(t, trump)
+    return {
+        "winner": w,
+        "winning_cards": format_cards(t[w]),
+        "points": sum(points_of(p) for p in t),
+        "complete": len(t) == 4,
+        "kitty_bonus": bonus,
+    }

@@ -1,0 +1,76 @@
+"""Da San (Big Three) endpoints: legal moves of a hand, and what a set of cards is."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from flask import Blueprint
+from pydantic import BaseModel, Field
+
+from api.endpoint import Body, json_endpoint
+from solver.games.da_san import classify_result, moves_result
+
+bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
+
+CardText = Annotated[str, Field(max_length=8)]
+KindName = Literal["single", "pair", "trio", "quad", "run", "pair_run", "trio_run", "quad_run"]
+
+
+def _cards(max_cards: int, what: str):
+    return Annotated[
+        Annotated[str, Field(max_length=8 * max_cards)]
+        | Annotated[list[CardText], Field(max_length=max_cards)],
+        Field(description=f"{what}: one string (`4c 4d 10h`, spaces or commas) or a list of "
+                          f"card strings, at most {max_cards} cards"),
+    ]
+
+
+HandCards = _cards(20, "the hand (16 cards, 20 for the bidder)")
+PlayCards = _cards(52, "the cards")
+
+
+class MovesRequest(Body):
+    hand: HandCards
+    current: PlayCards | None = Field(None, description="the play to beat; omit, null or empty to lead")
+    all_suits: bool = Field(False, description="every concrete card choice instead of one per "
+                                               "rank pattern (lowest suits)")
+
+
+class MoveOut(BaseModel):
+    cards: list[str] = Field(description="the cards, low to high")
+    kind: KindName
+
+
+class MovesResponse(BaseModel):
+    moves: list[MoveOut] = Field(description="plays by kind, number of cards, then top rank")
+    can_pass: bool = Field(description="false when leading: the leader may not pass")
+
+
+class ClassifyRequest(Body):
+    cards: PlayCards = Field(description="the cards to classify (none: a pass)")
+
+
+class ClassifyResponse(BaseModel):
+    cards: list[str]
+    kind: KindName | Literal["pass"] | None = Field(description="null: not a Da San combination")
+    strength: int | None = Field(description="Da San rank of the top rank, 0 (`4`) to 12 (`3`)")
+    top: str | None = Field(description="the top rank, one of `456789TJQKA23`")
+
+
+def _blank(cards: str | list[str] | None) -> bool:
+    return cards is None or (isinstance(cards, str) and not cards.strip()) or cards == []
+
+
+@json_endpoint(bp, "/moves", MovesRequest, MovesResponse,
+               summary="Legal Da San plays of a hand, leading or on a current play")
+def moves(body: MovesRequest) -> dict:
+    """Legal Da San plays of a hand, leading or on a current play."""
+    current = None if _blank(body.current) else body.current
+    return moves_result(body.hand, current, body.all_suits)
+
+
+@json_endpoint(bp, "/classify", ClassifyRequest, ClassifyResponse,
+               summary="What a set of cards is in Da San (kind and strength)")
+def classify(body: ClassifyRequest) -> dict:
+    """What a set of cards is in Da San (kind and strength)."""
+    return classify_result(body.cards)

@@ -1,0 +1,352 @@
+/* Capsa Susun solver page: pick 13 cards, POST /v1/capsa/arrange, draw the answer.
+   Plain JS, no build step. The text field is the source of truth for what is sent;
+   the grid mirrors the cards it can read from it. */
+"use strict";
+
+(function () {
+  const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+  const SUITS = ["s", "h", "d", "c"];
+  const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const SYMBOL_SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
+  const RANK_NAME = {
+    A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight",
+    7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two",
+  };
+  const KIND_NAME = {
+    high_card: "High card", pair: "Pair", two_pair: "Two pair", trips: "Three of a kind",
+    straight: "Straight", flush: "Flush", full_house: "Full house", quads: "Four of a kind",
+    straight_flush: "Straight flush", royal_flush: "Royal flush",
+  };
+  const NATURAL_NAME = {
+    dragon: "Dragon", six_pairs: "Six pairs", three_straights: "Three straights",
+    three_flushes: "Three flushes",
+  };
+  const ROW_NAME = { front: "Front", middle: "Middle", back: "Back" };
+  const HAND_SIZE = 13;
+
+  const $ = (id) => document.getElementById(id);
+  const deck = $("deck");
+  const text = $("hand-text");
+  const form = $("solve-form");
+  const errorBox = $("error");
+  const results = $("results");
+  const solveBtn = $("solve-btn");
+  const buttons = new Map(); // "As" -> button
+
+  /* ---------- card text ---------- */
+
+  /** Canonical "As" for one token ("10h", "as", "♠A", "A♠"), or null. */
+  function canonical(token) {
+    let t = token.trim();
+    if (t.length < 2) return null;
+    if (SYMBOL_SUIT[t[0]]) t = t.slice(1) + t[0];
+    let rank = t.slice(0, -1).toUpperCase();
+    let suit = t.slice(-1);
+    suit = SYMBOL_SUIT[suit] || suit.toLowerCase();
+    if (rank === "10") rank = "T";
+    if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
+    return rank + suit;
+  }
+
+  function tokens(str) {
+    return str.split(/[\s,;]+/).filter(Boolean);
+  }
+
+  /** The distinct readable cards of the text field, in order. */
+  function cardsInText() {
+    const seen = [];
+    for (const tok of tokens(text.value)) {
+      const c = canonical(tok);
+      if (c && !seen.includes(c)) seen.push(c);
+    }
+    return seen;
+  }
+
+  function describe(card) {
+    return RANK_NAME[card[0]] + " of " + SUIT_NAME[card[1]];
+  }
+
+  function face(card) {
+    return card[0] === "T" ? "10" : card[0];
+  }
+
+  function isRed(card) {
+    return card[1] === "h" || card[1] === "d";
+  }
+
+  /* ---------- the 52-card grid ---------- */
+
+  function buildDeck() {
+    SUITS.forEach((suit, row) => {
+      RANKS.forEach((rank, col) => {
+        const card = rank + suit;
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "pick card " + (isRed(card) ? "red" : "black");
+        b.dataset.card = card;
+        b.dataset.row = String(row);
+        b.dataset.col = String(col);
+        b.setAttribute("aria-pressed", "false");
+        b.setAttribute("aria-label", describe(card));
+        b.tabIndex = row === 0 && col === 0 ? 0 : -1;
+        b.innerHTML = '<span class="rank"></span><span class="suit" aria-hidden="true"></span>';
+        b.querySelector(".rank").textContent = face(card);
+        b.querySelector(".suit").textContent = SUIT_SYMBOL[suit];
+        b.addEventListener("click", () => toggle(card));
+        buttons.set(card, b);
+        deck.appendChild(b);
+      });
+    });
+    deck.addEventListener("keydown", onGridKey);
+  }
+
+  function onGridKey(ev) {
+    const b = ev.target.closest("button.pick");
+    if (!b) return;
+    let row = Number(b.dataset.row);
+    let col = Number(b.dataset.col);
+    switch (ev.key) {
+      case "ArrowRight": col = (col + 1) % RANKS.length; break;
+      case "ArrowLeft": col = (col + RANKS.length - 1) % RANKS.length; break;
+      case "ArrowDown": row = (row + 1) % SUITS.length; break;
+      case "ArrowUp": row = (row + SUITS.length - 1) % SUITS.length; break;
+      case "Home": col = 0; break;
+      case "End": col = RANKS.length - 1; break;
+      default: return;
+    }
+    ev.preventDefault();
+    focusCell(buttons.get(RANKS[col] + SUITS[row]));
+  }
+
+  function focusCell(b) {
+    buttons.forEach((other) => { other.tabIndex = -1; });
+    b.tabIndex = 0;
+    b.focus();
+  }
+
+  function toggle(card) {
+    const cards = cardsInText();
+    const i = cards.indexOf(card);
+    if (i >= 0) {
+      cards.splice(i, 1);
+    } else if (cards.length >= HAND_SIZE) {
+      showError("A hand has 13 cards: unpick one before adding " + describe(card) + ".");
+      return;
+    } else {
+      cards.push(card);
+    }
+    hideError();
+    text.value = cards.join(" ");
+    syncGrid();
+    const b = buttons.get(card);
+    if (document.activeElement !== b) focusCell(b);
+  }
+
+  function syncGrid() {
+    const picked = new Set(cardsInText());
+    buttons.forEach((b, card) => {
+      const on = picked.has(card);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.classList.toggle("on", on);
+    });
+    $("count-n").textContent = String(picked.size);
+    $("count").classList.toggle("full", picked.size === HAND_SIZE);
+  }
+
+  function dealRandom() {
+    const all = [];
+    SUITS.forEach((s) => RANKS.forEach((r) => all.push(r + s)));
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [all[i], all[j]] = [all[j], all[i]];
+    }
+    text.value = all.slice(0, HAND_SIZE).join(" ");
+    hideError();
+    syncGrid();
+  }
+
+  /* ---------- request ---------- */
+
+  function requestBody() {
+    const body = {
+      hand: text.value,
+      rules: $("rules").value,
+      opponents: Number($("opponents").value),
+      method: $("method").value,
+      top: Number($("top").value),
+    };
+    if (body.method === "montecarlo") {
+      const n = Number($("samples").value);
+      if (Number.isFinite(n) && $("samples").value !== "") body.samples = n;
+    }
+    return body;
+  }
+
+  async function solve(ev) {
+    ev.preventDefault();
+    hideError();
+    solveBtn.disabled = true;
+    solveBtn.textContent = "Solving\u2026";
+    results.setAttribute("aria-busy", "true");
+    try {
+      const resp = await fetch("/v1/capsa/arrange", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(requestBody()),
+      });
+      let data = null;
+      try {
+        data = await resp.json();
+      } catch (_) {
+        data = null;
+      }
+      if (!resp.ok) {
+        const msg = data && data.error && data.error.message
+          ? data.error.message
+          : "The server answered " + resp.status + " " + resp.statusText + ".";
+        showError(msg);
+        results.hidden = true;
+        return;
+      }
+      if (!data || !Array.isArray(data.arrangements)) {
+        showError("The server's answer could not be read.");
+        return;
+      }
+      render(data);
+    } catch (err) {
+      showError("Could not reach the solver: " + err.message);
+    } finally {
+      solveBtn.disabled = false;
+      solveBtn.textContent = "Solve";
+      results.setAttribute("aria-busy", "false");
+    }
+  }
+
+  /* ---------- rendering ---------- */
+
+  function el(tag, cls, content) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (content !== undefined) e.textContent = content;
+    return e;
+  }
+
+  function cardEl(card) {
+    const c = canonical(card) || card;
+    const e = el("span", "card " + (isRed(c) ? "red" : "black"));
+    e.dataset.card = c;
+    e.setAttribute("role", "img");
+    e.setAttribute("aria-label", describe(c));
+    e.appendChild(el("span", "rank", face(c)));
+    const s = el("span", "suit", SUIT_SYMBOL[c[1]] || "?");
+    s.setAttribute("aria-hidden", "true");
+    e.appendChild(s);
+    return e;
+  }
+
+  function pct(x) {
+    return (100 * x).toFixed(x > 0 && x < 0.001 ? 2 : 1).replace(/\.0+$/, "") + "%";
+  }
+
+  function signed(x, digits) {
+    const s = Number(x).toFixed(digits);
+    return x > 0 ? "+" + s : s;
+  }
+
+  function rowEl(name, cards, info) {
+    const row = el("div", "row row-" + name);
+    row.dataset.row = name;
+    const head = el("div", "row-head");
+    head.appendChild(el("span", "row-name", ROW_NAME[name]));
+    if (info && info.kind) head.appendChild(el("span", "kind", KIND_NAME[info.kind] || info.kind));
+    row.appendChild(head);
+    const hand = el("div", "cards");
+    hand.setAttribute("aria-label", ROW_NAME[name] + " row");
+    cards.forEach((c) => hand.appendChild(cardEl(c)));
+    row.appendChild(hand);
+    if (info && typeof info.win === "number") {
+      const p = el("div", "prob");
+      const bar = el("div", "bar");
+      bar.setAttribute("aria-hidden", "true");
+      const win = el("span", "bar-win");
+      win.style.width = pct(Math.min(1, Math.max(0, info.win)));
+      const tie = el("span", "bar-tie");
+      tie.style.width = pct(Math.min(1, Math.max(0, info.tie || 0)));
+      bar.append(win, tie);
+      p.appendChild(bar);
+      let label = "win " + pct(info.win);
+      if (typeof info.tie === "number") label += " \u00b7 tie " + pct(info.tie);
+      p.appendChild(el("span", "prob-text", label));
+      row.appendChild(p);
+    }
+    return row;
+  }
+
+  function render(data) {
+    const list = $("arrangements");
+    list.replaceChildren();
+    const parts = [];
+    if (typeof data.valid_arrangements === "number") {
+      parts.push(data.valid_arrangements.toLocaleString("en") + " valid arrangements");
+    }
+    if (typeof data.elapsed_ms === "number") parts.push("solved in " + data.elapsed_ms.toFixed(1) + " ms");
+    $("summary").textContent = parts.join(" \u00b7 ");
+    const old = results.querySelector(".natural");
+    if (old) old.remove();
+    if (data.natural) {
+      const n = el("p", "natural",
+        "Natural: " + (NATURAL_NAME[data.natural.kind] || data.natural.kind) +
+        (typeof data.natural.units === "number" ? " \u2014 worth " + data.natural.units + " units per opponent" : "") +
+        ". It is scored instead of the rows.");
+      $("summary").after(n);
+    }
+    data.arrangements.forEach((a, i) => {
+      const li = el("li", "arrangement");
+      li.dataset.rank = String(i + 1);
+      const head = el("div", "arr-head");
+      head.appendChild(el("span", "arr-rank", "#" + (i + 1)));
+      const ev = el("span", "ev", "EV " + signed(a.ev, 3));
+      ev.dataset.ev = String(a.ev);
+      ev.title = "expected units per deal";
+      head.appendChild(ev);
+      const extra = [];
+      if (typeof a.scoop === "number") extra.push("scoop " + pct(a.scoop));
+      if (a.royalties) extra.push("royalties " + a.royalties);
+      if (extra.length) head.appendChild(el("span", "arr-extra", extra.join(" \u00b7 ")));
+      li.appendChild(head);
+      const infos = {};
+      (a.rows || []).forEach((r) => { infos[r.row] = r; });
+      ["front", "middle", "back"].forEach((name) => {
+        li.appendChild(rowEl(name, a[name] || [], infos[name]));
+      });
+      list.appendChild(li);
+    });
+    results.hidden = false;
+    $("results-heading").focus({ preventScroll: true });
+    results.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  function showError(msg) {
+    errorBox.textContent = msg;
+    errorBox.hidden = false;
+  }
+
+  function hideError() {
+    errorBox.hidden = true;
+    errorBox.textContent = "";
+  }
+
+  /* ---------- wiring ---------- */
+
+  buildDeck();
+  $("results-heading").tabIndex = -1;
+  text.addEventListener("input", () => { hideError(); syncGrid(); });
+  $("clear-btn").addEventListener("click", () => { text.value = ""; hideError(); syncGrid(); text.focus(); });
+  $("random-btn").addEventListener("click", dealRandom);
+  $("method").addEventListener("change", () => {
+    $("samples-field").hidden = $("method").value !== "montecarlo";
+  });
+  form.addEventListener("submit", solve);
+  syncGrid();
+})();

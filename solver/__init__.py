@@ -1,0 +1,1 @@
+"""Capsa Susun solver and sibling game engines."""

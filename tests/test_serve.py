@@ -1,0 +1,152 @@
+"""``capsa serve``: gunicorn with preloaded, warmed workers on a loopback port."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from solver import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTUP_TIMEOUT_S = 120  # a cold numba cache compiles every kernel in the master first
+HAND = "As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _request(port: int, method: str, path: str, body: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=payload, headers=headers)
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read() or b"null")
+    finally:
+        conn.close()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+class Server:
+    """``python -m solver.cli serve`` as a child process, stopped with SIGTERM."""
+
+    def __init__(self, workers: int):
+        self.port = _free_port()
+        self.log = open(os.devnull, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "solver.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--workers", str(workers), "--log-level", "warning"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.PIPE)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace")
+                pytest.fail(f"capsa serve exited with {self.proc.returncode}: {err[-2000:]}")
+            try:
+                if _request(self.port, "GET", "/healthz") == (200, {"status": "ok"}):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        pytest.fail(f"capsa serve did not answer /healthz within {STARTUP_TIMEOUT_S} s")
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+        finally:
+            self.proc.stderr.close()
+            self.log.close()
+
+
+@pytest.mark.parametrize("workers", [2, 1])
+def test_serve_answers_and_shuts_down_cleanly(workers):
+    server = Server(workers)
+    try:
+        server.wait_ready()
+        # The first worker may answer before the master has forked the others.
+        deadline = time.monotonic() + 30
+        while len(kids := _children(server.proc.pid)) != workers and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(kids) == workers, f"expected {workers} gunicorn workers, found {kids}"
+
+        status, spec = _request(server.port, "GET", "/openapi.json")
+        assert status == 200 and "/healthz" in spec["paths"]
+        status, err = _request(server.port, "POST", "/v1/capsa/valid", {"hand": "As As"})
+        has_capsa = status != 404
+        if has_capsa:
+            assert status == 400 and "duplicate" in err["error"]["message"]
+            status, body = _request(server.port, "POST", "/v1/capsa/valid", {"hand": HAND})
+            assert status == 200
+            assert isinstance(body["valid_arrangements"], int)
+            assert 0 < body["valid_arrangements"] <= 72_072
+    finally:
+        code = server.stop()
+    assert code == 0
+    assert not any(_alive(pid) for pid in kids), "workers outlived the master"
+    if not has_capsa:
+        pytest.skip("the capsa route is not registered yet: /v1/capsa/valid not checked")
+
+
+def test_serve_page_and_static_files():
+    server = Server(1)
+    try:
+        server.wait_ready()
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        for path, kind in (("/", "text/html"), ("/static/app.js", "javascript"),
+                           ("/static/style.css", "text/css"), ("/docs", "text/html")):
+            conn.request("GET", path)
+            resp = conn.getresponse()
+            resp.read()
+            assert resp.status == 200 and kind in resp.getheader("Content-Type"), path
+        conn.close()
+    finally:
+        code = server.stop()
+    assert code == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", "--workers", "0"], "workers must be between 1 and 64"),
+    (["serve", "--port", "70000"], "port must be between 0 and 65535"),
+    (["serve", "--port", "http"], "port must be an integer"),
+])
+def test_serve_rejects_bad_options(argv, message, capsys):
+    assert cli.main(argv) == cli.EXIT_INPUT_ERROR
+    err = capsys.readouterr().err
+    assert err.startswith("capsa: error:") and message in err
