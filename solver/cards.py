@@ -21,6 +21,7 @@ solver.errors.CardError: duplicate card 'As'
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -166,7 +167,7 @@ def parse_cards(
         if isinstance(token, Card):
             card: int | None = token.id
             name = str(token)
-        elif isinstance(token, int) and not isinstance(token, bool):
+        elif isinstance(token, numbers.Integral) and not isinstance(token, bool):
             card = int(token) if 0 <= token < top else None
             name = str(token)
         elif isinstance(token, str):

@@ -64,6 +64,10 @@ class Arrangement:
 
 def parse_hand(hand: str | Iterable[object]) -> np.ndarray:
     """13 distinct cards as an int64 array (sorted by id)."""
+    if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
+        ids = np.sort(hand.astype(np.int64))
+        if ids[0] >= 0 and ids[-1] < 52 and np.all(ids[1:] != ids[:-1]):
+            return ids  # already valid: skip the per-card parse
     return np.sort(np.asarray(parse_cards(hand, count=HAND_SIZE), dtype=np.int64))
 
 

@@ -1,0 +1,151 @@
+"""Cards and the evaluator: parsing errors, the shared strength scale, all 2,598,960 hands."""
+
+from __future__ import annotations
+
+import hashlib
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from capsa_reference import row_key
+from solver.cards import Card, CardError, format_cards, parse_cards
+from solver.evaluate import HandKind, hand_kind, row_strength, strengths5, subset_strengths
+from solver._tables import COMB3, COMB5, RANK_KEYS, TABLES
+
+# sha256 of the strengths (little-endian int16) of every 5-card hand, in itertools.combinations
+# order over card ids 0..51; pins the complete ordering (cross-checked below against an
+# independent evaluator).
+GOLDEN_DIGEST = {
+    "lowest": "4165b1346865e5deb991906baabb13e27dc48fd817d59b0be774dd61e4d57d25",
+    "second": "c0d281d20f8a318d97eb452ef00ac3b17ebd363c723e06ce8ad2e28be254f3f2",
+}
+
+
+@pytest.mark.parametrize("text, ids", [
+    ("As Kd", [51, 45]),
+    ("AS,kd", [51, 45]),
+    ("10h Th", None),  # duplicate
+    ("♠A ♥10", [51, 34]),
+    ("A♠ 10♥", [51, 34]),
+    (["2c", "3d"], [0, 5]),
+])
+def test_parse_forms(text, ids):
+    if ids is None:
+        with pytest.raises(CardError, match="duplicate card 'Th'"):
+            parse_cards(text)
+    else:
+        assert parse_cards(text) == ids
+
+
+def test_errors_name_each_token():
+    with pytest.raises(CardError) as exc:
+        parse_cards("As Xx 11h As Kd", count=13)
+    assert exc.value.problems == ["unknown card 'Xx'", "unknown card '11h'", "duplicate card 'As'"]
+    with pytest.raises(CardError, match="expected 13 cards, got 2"):
+        parse_cards("As Kd", count=13)
+    with pytest.raises(CardError, match="unknown card 'BJ'"):
+        parse_cards("BJ")
+    assert parse_cards("BJ sj", allow_jokers=True) == [53, 52]
+    assert isinstance(CardError("x"), ValueError)
+
+
+@given(st.lists(st.integers(0, 51), unique=True, max_size=13))
+def test_format_parse_round_trip(ids):
+    assert parse_cards(format_cards(ids)) == ids
+    assert [Card.from_id(i).id for i in ids] == ids
+
+
+def test_rank_keys_identify_every_multiset():
+    from scripts.gen_rank_keys import find_keys  # the generator reproduces the shipped keys
+
+    assert tuple(find_keys()) == RANK_KEYS
+
+
+@pytest.mark.parametrize("front, middle, foul", [
+    ("8c 8d 8h", "7s 7c 7d As Kd", True),
+    ("Kc Kd Ac", "Ks Kh Qd Jc Tc", True),
+    ("Ac Kd Qh", "As Ks Qc Jh 9d", False),
+    ("Qc Qd 5h", "Qs Qh 5d 4c 3c", False),
+])
+def test_rules_file_foul_examples(front, middle, foul):
+    assert (row_strength(front) > row_strength(middle)) is foul
+
+
+def test_equal_front_and_middle_is_not_a_foul():
+    # front Q-Q-5 vs middle Q-Q-5 with kickers: the front's missing kickers count lowest
+    assert row_strength("Qc Qd 5h") < row_strength("Qs Qh 5d 2c 3c")
+    assert row_strength("Ac Kd Qh") < row_strength("As Ks Qc 2h 3d")
+
+
+@pytest.mark.parametrize("cards, kind", [
+    ("2c 5d 9h Js Kc", HandKind.HIGH_CARD), ("2c 2d 9h Js Kc", HandKind.PAIR),
+    ("2c 2d 9h 9s Kc", HandKind.TWO_PAIR), ("2c 2d 2h Js Kc", HandKind.TRIPS),
+    ("As 2d 3h 4s 5c", HandKind.STRAIGHT), ("2c 5c 9c Jc Kc", HandKind.FLUSH),
+    ("2c 2d 2h Ks Kc", HandKind.FULL_HOUSE), ("2c 2d 2h 2s Kc", HandKind.QUADS),
+    ("9h Th Jh Qh Kh", HandKind.STRAIGHT_FLUSH), ("Th Jh Qh Kh Ah", HandKind.ROYAL_FLUSH),
+    ("2c 2d 2h", HandKind.TRIPS), ("2c 2d Ah", HandKind.PAIR), ("2c 3c 4c", HandKind.HIGH_CARD),
+])
+def test_kinds(cards, kind):
+    assert hand_kind(row_strength(cards)) == kind
+
+
+def test_front_has_no_straight_or_flush():
+    assert row_strength("2c 3c 4c") < row_strength("2d 2h 3s")
+
+
+def test_wheel_option():
+    wheel, six_high = "As 2d 3h 4s 5c", "2c 3d 4h 5s 6c"
+    k_high, a_high = "9c Td Jh Qs Kc", "Tc Jd Qh Ks Ac"
+    assert row_strength(wheel) < row_strength(six_high)
+    second = [row_strength(c, wheel="second") for c in (six_high, k_high, wheel, a_high)]
+    assert second == sorted(second) and len(set(second)) == 4
+    # straight flushes follow the same window order
+    assert (row_strength("Ah 2h 3h 4h 5h", wheel="second")
+            > row_strength("9h Th Jh Qh Kh", wheel="second"))
+
+
+@given(st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True))
+def test_subset_strengths_match_reference_order(hand):
+    hand = np.array(hand)
+    v5, v3 = subset_strengths(hand)
+    keys5 = [row_key(tuple(hand[c])) for c in COMB5]
+    keys3 = [row_key(tuple(hand[c])) for c in COMB3]
+    values = np.concatenate([v5, v3])
+    keys = keys5 + keys3
+    order = sorted(range(len(keys)), key=lambda i: keys[i])
+    for i, j in zip(order, order[1:]):
+        assert (values[i] < values[j]) == (keys[i] < keys[j])
+        assert (values[i] == values[j]) == (keys[i] == keys[j])
+
+
+@pytest.fixture(scope="module")
+def all_five_card_hands() -> np.ndarray:
+    flat = np.fromiter((c for combo in combinations(range(52), 5) for c in combo),
+                       dtype=np.int8, count=2_598_960 * 5)
+    return flat.reshape(-1, 5)
+
+
+@pytest.mark.parametrize("wheel", ["lowest", "second"])
+def test_golden_digest_of_all_hands(all_five_card_hands, wheel):
+    s = strengths5(all_five_card_hands, wheel).astype("<i2")
+    kinds = TABLES[wheel].kind[s]
+    # the class counts every poker reference gives
+    counts = np.bincount(kinds, minlength=10)
+    assert counts.tolist() == [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 36, 4]
+    assert len(np.unique(s)) == 7462
+    assert hashlib.sha256(s.tobytes()).hexdigest() == GOLDEN_DIGEST[wheel]
+
+
+def test_ordering_agrees_with_independent_evaluator(all_five_card_hands):
+    """Every hand, against phevaluator (PokerHandEvaluator; 1 = best): the orders are reversed."""
+    from phevaluator import evaluate_cards
+
+    ours = strengths5(all_five_card_hands).astype(np.int64)
+    theirs = np.fromiter((evaluate_cards(*map(int, h)) for h in all_five_card_hands),
+                         dtype=np.int64, count=len(all_five_card_hands))
+    pairs = np.unique(np.stack([ours, theirs], axis=1), axis=0)  # sorted by ours
+    assert len(pairs) == 7462 == len(np.unique(ours)) == len(np.unique(theirs))
+    assert np.all(np.diff(pairs[:, 1]) < 0)
