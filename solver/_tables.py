@@ -173,3 +173,27 @@ def _split_pairs() -> np.ndarray:
 
 SPLIT_PAIRS = _split_pairs()
 N_ORDERED_SPLITS = 2 * len(SPLIT_PAIRS)
+
+
+def _back_splits() -> np.ndarray:
+    """For each back (index into COMB5), its 56 (middle, front) choices: ``middle | front << 11``."""
+    a = SPLIT_PAIRS & 2047
+    b = (SPLIT_PAIRS >> 11) & 2047
+    f = SPLIT_PAIRS >> 22
+    backs = np.concatenate([a, b])
+    packed = np.concatenate([b | (f << 11), a | (f << 11)])
+    order = np.argsort(backs, kind="stable")
+    return packed[order].reshape(len(COMB5), 56).astype(np.int32)
+
+
+BACK_SPLITS = _back_splits()
+
+
+def _front_floor(t: StrengthTables) -> np.ndarray:
+    """For every strength, the strongest front strength at or below it (-1 if none)."""
+    floor = np.where(t.is_front, np.arange(t.size), -1)
+    return np.maximum.accumulate(floor).astype(np.int32)
+
+
+for _t in TABLES.values():
+    _t.front_floor = _front_floor(_t)

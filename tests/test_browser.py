@@ -29,8 +29,8 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 30_000
 
 HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9s", "8d", "7h", "6c", "5s", "4d", "3h", "2c"]
-PASTED = "10h, as ♦7 Kc 2s 3d 4c 5h 6s 8c 9d Jh qS"
-PASTED_CANONICAL = ["Th", "As", "7d", "Kc", "2s", "3d", "4c", "5h", "6s", "8c", "9d", "Jh", "Qs"]
+PASTED = "10h, as ♦7 Kc 2s 3d 4c 5h 6s 8c 9d Jh kS"
+PASTED_CANONICAL = ["Th", "As", "7d", "Kc", "2s", "3d", "4c", "5h", "6s", "8c", "9d", "Jh", "Ks"]
 
 
 def _unavailable(reason: str) -> None:
@@ -182,8 +182,11 @@ def test_click_thirteen_cards_and_solve(page, capsa_route, app):
     for name in ("front", "middle", "back"):
         cards = shown.locator(f'.row[data-row="{name}"] .card').evaluate_all(
             "els => els.map(e => e.dataset.card)")
-        assert cards == first[name]
+        assert sorted(cards) == sorted(first[name])
     assert float(shown.locator(".ev").get_attribute("data-ev")) == pytest.approx(first["ev"])
+    # One card of each rank: a dragon, shown above the rows.
+    assert api.get_json()["natural"]["kind"] == "dragon"
+    assert page.locator("#results .natural").inner_text().startswith("Natural: Dragon")
     assert page.locator("#summary").inner_text().startswith(
         f"{api.get_json()['valid_arrangements']:,} valid arrangements")
 
@@ -198,6 +201,7 @@ def test_paste_hand_and_solve_with_enter(page, capsa_route):
     page.press("#hand-text", "Enter")
     page.wait_for_selector("#arrangements li.arrangement")
     _check_arrangements(page, PASTED_CANONICAL, top=3)
+    assert page.locator("#results .natural").count() == 0  # a pair of kings: no natural
 
 
 def test_bad_hand_shows_the_api_message(page, capsa_route, app):

@@ -254,6 +254,15 @@
     return x > 0 ? "+" + s : s;
   }
 
+  /** Highest rank first, as players hold them; the API's order is not meaningful. */
+  function byRankDesc(cards) {
+    const key = (c) => {
+      const k = canonical(c);
+      return k ? RANKS.indexOf(k[0]) * 4 + SUITS.indexOf(k[1]) : 99;
+    };
+    return cards.slice().sort((a, b) => key(a) - key(b));
+  }
+
   function rowEl(name, cards, info) {
     const row = el("div", "row row-" + name);
     row.dataset.row = name;
@@ -263,7 +272,7 @@
     row.appendChild(head);
     const hand = el("div", "cards");
     hand.setAttribute("aria-label", ROW_NAME[name] + " row");
-    cards.forEach((c) => hand.appendChild(cardEl(c)));
+    byRankDesc(cards).forEach((c) => hand.appendChild(cardEl(c)));
     row.appendChild(hand);
     if (info && typeof info.win === "number") {
       const p = el("div", "prob");

@@ -1,0 +1,36 @@
+"""A process pool whose workers load the numba kernels once (from the cache) at start."""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _init_worker() -> None:
+    from solver.warmup import warm_up
+
+    warm_up()
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """A shared pool of ``workers`` processes (forkserver: safe after threads; warmed once)."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        from solver.warmup import warm_up
+
+        warm_up()  # compile and write the cache before the workers load it
+        ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() \
+            else mp.get_context("spawn")
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
+        _POOLS[workers] = pool
+    return pool
+
+
+@atexit.register
+def _shutdown() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(cancel_futures=True)
+    _POOLS.clear()

@@ -1,0 +1,1 @@
+"""Opponent models: the self-play row tables of the ``table`` strategy, and their training."""
