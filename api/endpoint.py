@@ -44,7 +44,8 @@ def _integral(value: Any) -> Any:
 
 Int = Annotated[int, BeforeValidator(_integral), Strict()]
 Cards = Annotated[
-    str | list[str],
+    Annotated[str, Field(max_length=300)]
+    | Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=54)],
     Field(description="cards as one string (`As Kd 10h`, spaces or commas) or a list of card strings"),
 ]
 

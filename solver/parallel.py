@@ -10,8 +10,13 @@ _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
 def _init_worker() -> None:
+    import signal
+
     from solver.warmup import warm_up
 
+    # Ctrl-C belongs to the parent, which cancels the work and shuts the pool down; a worker
+    # that died of it would break the pool and lose the chunk it was solving.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm_up()
 
 
@@ -27,6 +32,14 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
         _POOLS[workers] = pool
     return pool
+
+
+def discard_pool(workers: int) -> None:
+    """Forget (and shut down) the pool of ``workers`` processes, e.g. after a worker died and
+    broke it; the next :func:`local_pool` call starts a fresh one."""
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 @atexit.register

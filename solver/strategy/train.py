@@ -104,6 +104,7 @@ def write_tables(path: Path, results: dict, meta: dict) -> None:
     try:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
