@@ -70,6 +70,7 @@ def plain_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, rules: Rules) -> fl
 
 def plain_valid_splits(hand, wheel: str) -> list[tuple]:
     """(front, middle, back, kf, km, kb) of every valid ordered split, by enumeration."""
+    hand = [int(c) for c in hand]
     keys: dict[tuple, tuple] = {}
 
     def key(cards):
@@ -101,9 +102,9 @@ def plain_table(hand, rules: Rules, index: dict) -> tuple[float, tuple]:
     return best
 
 
-def plain_rows(split, rules: Rules) -> tuple[tuple, tuple]:
+def plain_rows(split, rules: Rules, keys: tuple | None = None) -> tuple[tuple, tuple]:
     """Row keys and royalty units (standard table or none) of a valid (front, middle, back)."""
-    keys = tuple(ref.row_key(r, rules.wheel) for r in split)
+    keys = keys or tuple(ref.row_key(r, rules.wheel) for r in split)
     roy = [ref.royalty(n, r, rules.wheel) if rules.royalties else 0
            for n, r in zip(("front", "middle", "back"), split)]
     if rules.single_royalty and any(roy):
@@ -132,8 +133,8 @@ def plain_known(hand, opponents: list[tuple], rules: Rules) -> float:
     """Best total points against known opponent arrangements: every valid split settled."""
     opp = [plain_rows(o, rules) for o in opponents]
     best = -float("inf")
-    for f, m, b, *_ in plain_valid_splits(hand, rules.wheel):
-        mine = plain_rows((f, m, b), rules)
+    for f, m, b, *keys in plain_valid_splits(hand, rules.wheel):
+        mine = plain_rows((f, m, b), rules, tuple(keys))
         best = max(best, sum(plain_points(mine, o, rules) for o in opp))
     return best
 
@@ -148,8 +149,8 @@ def plain_montecarlo(hand, rules: Rules, opponents: int, samples: int, seed: int
     opp = [plain_rows(plain_table(h.tolist(), rules, index)[1], rules)
            for d in deals for h in d]
     best = -float("inf")
-    for f, m, b, *_ in plain_valid_splits(hand, rules.wheel):
-        mine = plain_rows((f, m, b), rules)
+    for f, m, b, *keys in plain_valid_splits(hand, rules.wheel):
+        mine = plain_rows((f, m, b), rules, tuple(keys))
         best = max(best, sum(plain_points(mine, o, rules) for o in opp))
     return best / samples
 
@@ -180,6 +181,14 @@ def main() -> None:
         v5, v3 = subset_strengths(h, rules.wheel)
         assert [index[ref.row_key(h[c].tolist(), rules.wheel)] for c in COMB5] == v5.tolist()
         assert [index[ref.row_key(h[c].tolist(), rules.wheel)] for c in COMB3] == v3.tolist()
+
+    pairs = deal(np.random.default_rng(4), 100, 2)
+    for d in pairs:  # the plain settlement on keys agrees with capsa_reference.settle
+        x, y = (unpack_split(h, int(p)) for h, p in zip(d, table_play(d, rules)[0]))
+        x, y = (x.front, x.middle, x.back), (y.front, y.middle, y.back)
+        assert plain_points(plain_rows(x, rules), plain_rows(y, rules), rules) == ref.settle(
+            x, y, rules.scoring, bool(rules.royalties), rules.royalty_mode,
+            rules.single_royalty, rules.wheel)
 
     # ---- table
     n = len(hands)

@@ -17,7 +17,7 @@ Three opponent models (``method``):
 
 >>> res = arrange("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h", opponents=1, top=1)
 >>> res.valid_arrangements
-18908
+18835
 >>> res.arrangements[0].arrangement.back != ()
 True
 """

@@ -698,6 +698,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"capsa: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # before the run started (reading OUT, starting a cluster)
+        print("capsa: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -73,8 +73,10 @@ def connect(scheduler: str | None = None, local_workers: int = 2) -> tuple[Any, 
     from solver.warmup import warm_up
 
     warm_up()  # compile and write the numba cache before the workers load it
+    # ":0", not None: None still binds the scheduler's HTTP routes to the fixed port 8787,
+    # which clashes with any other cluster on the machine
     cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=None,
+                                       processes=True, dashboard_address=":0",
                                        silence_logs=logging.ERROR)
     return distributed.Client(cluster), cluster
 

@@ -20,6 +20,24 @@ def _init_worker() -> None:
     warm_up()
 
 
+def _start_forkserver() -> None:
+    """Start the fork server with Ctrl-C ignored, so that it and every worker forked from it
+    ignore it from their first instruction (a worker killed by Ctrl-C while it starts would
+    break the pool, and the parent could then hang at exit)."""
+    import signal
+    import threading
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """A shared pool of ``workers`` processes (forkserver: safe after threads; warmed once)."""
     pool = _POOLS.get(workers)
@@ -29,6 +47,8 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
         warm_up()  # compile and write the cache before the workers load it
         ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() \
             else mp.get_context("spawn")
+        if ctx.get_start_method() == "forkserver":
+            _start_forkserver()
         pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
         _POOLS[workers] = pool
     return pool

@@ -27,6 +27,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 4
+DEFAULT_KEEPALIVE = 5
 MAX_WORKERS = 64
 
 
@@ -65,7 +66,7 @@ def gunicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "preload_app": True,
         "timeout": 30,
         "graceful_timeout": 10,
-        "keepalive": 5,
+        "keepalive": args.keepalive,
         "loglevel": args.log_level,
         "accesslog": "-" if args.access_log else None,
         "errorlog": "-",
@@ -130,6 +131,9 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                    help=f"worker processes (default {DEFAULT_WORKERS})")
     p.add_argument("--threads", type=_bounded_int(1, 64, "threads"), default=DEFAULT_THREADS,
                    help=f"threads per worker (default {DEFAULT_THREADS})")
+    p.add_argument("--keepalive", type=_bounded_int(0, 300, "keepalive"), default=DEFAULT_KEEPALIVE,
+                   help="seconds an idle connection stays open; 0 closes after each response "
+                        f"(default {DEFAULT_KEEPALIVE})")
     p.add_argument("--log-level", default="info",
                    choices=["debug", "info", "warning", "error", "critical"])
     p.add_argument("--access-log", action="store_true", help="log each request to stderr")

@@ -23,7 +23,7 @@ from schemathesis.checks import (
 from api import create_app
 
 # Bounded so the whole module stays well under a minute on two cores.
-MAX_EXAMPLES = 25
+MAX_EXAMPLES = 50
 
 CHECKS = [
     not_a_server_error,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from solver.arrange import best_many
 from solver.batch import BatchConfig, LineSet, main, parse_line, run_batch, scan_lines
-from solver.cards import format_cards
+from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +86,7 @@ def config(tmp_path: Path, **kw) -> BatchConfig:
 def test_parse_line_formats_agree():
     cards = ["As", "Kd", "10h", "9c", "8s", "7d", "6h", "5c", "4s", "3d", "2h", "Qc", "Jd"]
     text = " ".join(cards)
-    expected = np.sort([int(c) for c in __import__("solver.cards", fromlist=["x"]).parse_cards(text)])
+    expected = np.sort(parse_cards(text))
     for line in (text, json.dumps(text), json.dumps(cards), json.dumps({"hand": cards}),
                  json.dumps({"hand": text, "id": "x"})):
         hand, _ = parse_line(line)
@@ -284,3 +284,22 @@ def test_line_set_and_scan(tmp_path):
     done = LineSet()
     assert scan_lines(str(f), done) == (2, 32)
     assert 4 in done and 9 in done and 1 not in done
+
+
+def test_capsa_batch_command(tmp_path, capsys):
+    """``capsa batch`` once the lead has added :func:`add_batch_command` to the CLI."""
+    from solver import cli
+
+    import argparse
+
+    sub = next(a for a in cli.build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    if "batch" not in sub.choices:
+        pytest.skip("capsa batch is not wired into solver.cli yet")
+    hands = random_hands(20, seed=8)
+    where = write_input(tmp_path / "in.txt", hands, {6: "Qs"})
+    assert cli.main(["batch", str(tmp_path / "in.txt"), "-o", str(tmp_path / "o.jsonl"),
+                     "--no-progress", "--workers", "1"]) == 0
+    assert "20 hands solved" in capsys.readouterr().err
+    check_complete(tmp_path / "o.jsonl", where, best_many(hands))
+    assert cli.main(["batch", str(tmp_path / "nope"), "-o", str(tmp_path / "x")]) == 2

@@ -25,7 +25,7 @@ def dask_client():
 
     warm_up()  # write the numba cache before the workers load it
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
     client = distributed.Client(cluster)
     yield client
     client.close()

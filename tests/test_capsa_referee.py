@@ -233,3 +233,30 @@ def test_cli_score_bad_json(capsys, tmp_path):
     path.write_text(json.dumps({"players": [], "extra": 1}))
     assert main(["score", str(path)]) == 2
     assert "unknown field 'extra'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the rules file's scoring examples
+WIN_ALL = {"front": "Ac Ah 2d", "middle": "Kc Kh Kd 3c 4d", "back": "Qc Qh Qd Qs 5c"}
+LOSE_ALL = {"front": "2s 3s 5h", "middle": "6c 7d 9h Jc 4s", "back": "8c 8d Td Js 3h"}
+WIN_TWO = {"front": "2c 3d 4h", "middle": "Kc Kh Kd 3c 4d", "back": "Qc Qh Qd Qs 5c"}
+LOSE_FRONT = {"front": "Js Jd 5h", "middle": "6c 6d 9h 9s 4s", "back": "8c 8h 8d Td 3h"}
+
+
+@pytest.mark.parametrize("scoring, scoop, two_rows", [
+    ("one-six", 6, 1), ("two-four", 4, 2), ("scoop-one", 4, 1), ("basic", 3, 1)])
+def test_scoring_variants(scoring, scoop, two_rows):
+    rules = {"preset": "basic", "scoring": scoring}
+    assert score([WIN_ALL, LOSE_ALL], rules).players[0].points == scoop
+    assert score([WIN_TWO, LOSE_FRONT], rules).players[0].points == two_rows
+
+
+def test_royalty_modes():
+    # back quads (4 units) wins; the loser's middle full house (2) loses its row
+    a = {"front": "2c 3d 5h", "middle": "6c 6d 6h 9c 9d", "back": "Ac Ad Ah As 4c"}
+    b = {"front": "Qc Qd 7h", "middle": "Tc Td Th Jc Jd", "back": "Ks Kd Kh Kc 8s"}
+    winner = score([a, b], "standard").players[0].vs[0]
+    net = score([a, b], {"preset": "standard", "royalty_mode": "net"}).players[0].vs[0]
+    # rows: front lost, middle lost (T full over 6 full), back won (A quads over K quads)
+    assert winner.rows == [-1, -1, 1]
+    assert winner.royalties == 4 - 2  # own back quads collected, their middle full house paid
+    assert net.royalties == (2 + 4) - (2 + 4)  # each side's own royalties, whatever the rows

@@ -150,8 +150,9 @@ def test_montecarlo_is_reproducible():
 
 def test_montecarlo_candidates_keep_the_best():
     """Scoring every valid split on the same deals finds nothing better than the candidates."""
-    from solver import arrange as A
+    import importlib
 
+    A = importlib.import_module("solver.arrange")  # the package exports a function of that name
     r = resolve_rules("standard")
     h = parse_hand("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h")
     sp = A._valid_splits(h, r)

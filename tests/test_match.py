@@ -54,7 +54,7 @@ def test_margins_match_the_referee_and_the_plain_reference(rules):
     r = resolve_rules(rules)
     a, b = Strategy("table"), Strategy("naive")
     for players in (2, 4):
-        deals = match_deals(200, players, seed=21 + players)
+        deals = match_deals(100, players, seed=21 + players)
         margins = deal_margins(a, b, deals, r, 0)
         sa = a.seats(deals.reshape(-1, 13), r, players - 1, 0)
         sb = b.seats(deals.reshape(-1, 13), r, players - 1, 0)
@@ -82,7 +82,7 @@ def test_margins_match_the_referee_and_the_plain_reference(rules):
                                                scoring=r.scoring, royalties=bool(r.royalties))
                 assert (total / 2 if players == 2 else total) == margins[d]
                 checked_plain += 1
-        assert checked_plain > 150
+        assert checked_plain > 70
 
 
 def test_naturals_are_declared():
