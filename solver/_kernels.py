@@ -616,3 +616,95 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
         out_rows[h, 0] = v3[best_p >> 22]
         out_rows[h, 1] = v5[(best_p >> 11) & 2047]
         out_rows[h, 2] = v5[best_p & 2047]
+
+
+@njit
+def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+                    out_split, out_ev):
+    """Every valid ordered split (packed) with its table value, in one pass; returns the count.
+    Per-subset row terms are computed first so the pair loop reads small arrays only."""
+    n5 = v5.shape[0]
+    n3 = v3.shape[0]
+    wm = np.empty(n5)
+    tm = np.empty(n5)
+    xm = np.empty(n5)
+    rm = np.empty(n5)
+    lm = np.empty(n5)
+    sm = np.empty(n5)
+    wb = np.empty(n5)
+    tb = np.empty(n5)
+    xb = np.empty(n5)
+    rb = np.empty(n5)
+    lb = np.empty(n5)
+    sb = np.empty(n5)
+    wf = np.empty(n3)
+    tf = np.empty(n3)
+    xf = np.empty(n3)
+    rf = np.empty(n3)
+    lf = np.empty(n3)
+    sf = np.empty(n3)
+    _row_terms(v5, 1, pw, pt, lr, roy, net, wm, tm, xm, rm, lm, sm)
+    _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
+    _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)
+    simple = (scoring != 1) and not single
+    n = 0
+    for p in pairs:
+        a0 = p & 2047
+        b0 = (p >> 11) & 2047
+        f = p >> 22
+        va = v5[a0]
+        vb = v5[b0]
+        vf = v3[f]
+        lo = min(va, vb)
+        if lo < vf:
+            continue
+        for side in range(2):
+            if side == 0:
+                if va >= vb:
+                    a = a0
+                    b = b0
+                else:
+                    a = b0
+                    b = a0
+            else:
+                if va != vb:
+                    break
+                a = b0
+                b = a0
+            if simple:
+                ev = sf[f] + sm[b] + sb[a]
+                if scoring != 3:
+                    ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
+            else:
+                ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
+                               lf[f], lm[b], lb[a], scoring, bonus, net, single)
+            out_split[n] = a | (b << 11) | (f << 22)
+            out_ev[n] = ev
+            n += 1
+    return n
+
+
+@njit
+def top_indices(values, keys, n, m):
+    """Indices of the ``m`` largest of ``values[:n]`` (ties: smaller ``keys`` first), best first;
+    one pass with a small sorted buffer instead of a full sort."""
+    m = min(m, n)
+    idx = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        v = values[i]
+        if k == m:
+            last = idx[k - 1]
+            if v < values[last] or (v == values[last] and keys[i] >= keys[last]):
+                continue
+            k -= 1
+        j = k
+        while j > 0:
+            q = idx[j - 1]
+            if values[q] > v or (values[q] == v and keys[q] < keys[i]):
+                break
+            idx[j] = q
+            j -= 1
+        idx[j] = i
+        k += 1
+    return idx[:k]

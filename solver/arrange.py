@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from solver import _kernels as K
-from solver._tables import COMB3, COMB5, KIND_NAMES, TABLES
+from solver._tables import KIND_NAMES, SPLIT_PAIRS, TABLES
 from solver.cards import format_cards
 from solver.errors import CardError, InputError
 from solver.evaluate import subset_strengths
@@ -143,33 +143,45 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 # ---------------------------------------------------------------- table
-def _table_result(sp: _Splits, rules: Rules, opponents: int, top: int
-                  ) -> tuple[list[RankedArrangement], int]:
+def _table_result(h: np.ndarray, v5: np.ndarray, v3: np.ndarray, rules: Rules, opponents: int,
+                  top: int) -> tuple[list[RankedArrangement], int]:
     st = tables_for(rules)
     scoring, bonus, net, single = kernel_params(rules)
-    values = np.empty(len(sp.packed), dtype=np.float64)
-    K.table_evs(sp.v5, sp.v3, sp.packed.astype(np.int64), st.pw, st.pt, st.lr, st.roy,
-                scoring, bonus, net, single, values)
-    # splits with the same row strengths are worth the same: list one of each
-    key = (sp.rows[:, 0] * 8192 + sp.rows[:, 1]) * 8192 + sp.rows[:, 2]
-    _, first = np.unique(key, return_index=True)
-    k = min(top, len(first))
-    idx = first[np.argpartition(-values[first], k - 1)[:k]] if k < len(first) else first
-    idx = idx[np.lexsort((sp.packed[idx], -values[idx]))]
+    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
+    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
+    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
+                          net, single, packed, values)
+    # splits with the same row strengths are worth the same: list one of each. Look at the
+    # best few first and widen only when they hold too few distinct ones.
+    want = top * 8
+    while True:
+        m = min(want, n)
+        idx = K.top_indices(values, packed, n, m)
+        chosen, seen = [], set()
+        for i in idx:
+            p = int(packed[i])
+            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+            if key not in seen:
+                seen.add(key)
+                chosen.append((i, key))
+                if len(chosen) == top:
+                    break
+        if len(chosen) == top or m == n:
+            break
+        want *= 8
     out = []
-    for i in idx:
-        f, m, b = (int(x) for x in sp.rows[i])
-        pw = [st.pw[0, f], st.pw[1, m], st.pw[2, b]]
-        pt = [st.pt[0, f], st.pt[1, m], st.pt[2, b]]
+    for i, (f, m_, b) in chosen:
+        pw = [st.pw[0, f], st.pw[1, m_], st.pw[2, b]]
+        pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
         per_opp = (1 - st.p_natural) * (values[i] - (st.opp_royalty if net else 0.0)) \
             - st.p_natural * st.natural_units
         rows = tuple(RowInfo(ROW_NAMES[r], kind, float(pw[r]), float(pt[r]))
-                     for r, kind in enumerate(_kinds(sp.rows[i], rules)))
-        out.append(RankedArrangement(unpack_split(sp.hand, int(sp.packed[i])),
+                     for r, kind in enumerate(_kinds(np.array((f, m_, b)), rules)))
+        out.append(RankedArrangement(unpack_split(h, int(packed[i])),
                                      float(opponents * per_opp), rows,  # type: ignore[arg-type]
-                                     sum(royalty_units((f, m, b), rules)),
+                                     sum(royalty_units((f, m_, b), rules)),
                                      float(pw[0] * pw[1] * pw[2])))
-    return out, len(values)
+    return out, n
 
 
 # ---------------------------------------------------------------- exact scoring (MC and known)
@@ -296,13 +308,17 @@ def arrange(hand: str | Iterable[object], rules: object = "standard", opponents:
         opponents = _check_int("opponents", opponents, 1, 3)
         if opponent_hands is not None or opponent_arrangements is not None:
             raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
-    sp = _valid_splits(h, r)
-    natural = detect_natural(h, r, (sp.v5, sp.v3))
     used_seed = None
     n_samples = None
     if method == "table":
-        ranked, n_cand = _table_result(sp, r, opponents, top)
-    elif method == "montecarlo":
+        v5, v3 = subset_strengths(h, r.wheel)
+        natural = detect_natural(h, r, (v5, v3))
+        ranked, n_valid = _table_result(h, v5, v3, r, opponents, top)
+        return ArrangeResult(tuple(int(c) for c in h), n_valid, natural, ranked, method,
+                             opponents, r, candidates=n_valid)
+    sp = _valid_splits(h, r)
+    natural = detect_natural(h, r, (sp.v5, sp.v3))
+    if method == "montecarlo":
         n_samples = _check_int("samples", samples, 1, MAX_SAMPLES)
         if seed is None:
             used_seed = secrets.randbits(63)
@@ -375,6 +391,10 @@ def best_many(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
     raise InputError(f"batch method must be table or montecarlo, got {method!r}")
 
 
+def _best_chunk(chunk: np.ndarray, args: tuple) -> list[dict]:
+    return best_many(chunk, *args)
+
+
 def _parse_many(hands: Iterable[object] | np.ndarray) -> np.ndarray:
     if isinstance(hands, np.ndarray) and hands.ndim == 2 and hands.shape[1] == 13:
         arr = np.sort(hands.astype(np.int64), axis=1)
@@ -417,8 +437,13 @@ def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard
         if workers == 1 or len(chunks) <= 1:
             parts = [best_many(c, *args) for c in chunks]  # type: ignore[arg-type]
         else:
-            from solver.parallel import local_pool
+            from solver.parallel import PoolExecutor
 
-            pool = local_pool(workers)
-            parts = list(pool.map(best_many, chunks, *([a] * len(chunks) for a in args)))
+            ex = PoolExecutor(_best_chunk, args, workers)
+            for i, chunk in enumerate(chunks):
+                ex.submit(i, chunk)
+            parts = [[] for _ in chunks]
+            for _ in chunks:
+                i, part = ex.next_done()
+                parts[i] = part
     return [d for part in parts for d in part]

@@ -42,12 +42,11 @@ from typing import Any, BinaryIO, Protocol
 import numpy as np
 
 from solver.errors import InputError
+from solver.parallel import PoolExecutor
 
 DEFAULT_CHUNK = 2000
 MAX_CHUNK = 1_000_000
 MAX_ERROR_CHARS = 300
-# a chunk whose solving broke the local pool this many times fails the run
-MAX_POOL_RESTARTS = 4
 _RESULT_LINE = re.compile(rb'\{"line": (\d+)[,}]')
 
 
@@ -315,60 +314,6 @@ class InlineExecutor:
 
     def close(self) -> None:
         self._queue.clear()
-
-
-class PoolExecutor:
-    """The local process pool; a worker that dies breaks the pool, which is then replaced
-    and the chunks that were in flight submitted again (chunks are pure)."""
-
-    def __init__(self, fn: Callable[[Any, tuple], Any], args: tuple, workers: int):
-        from solver.parallel import local_pool
-
-        self.workers = workers
-        self._fn, self._args = fn, args
-        self._pool = local_pool(workers)
-        self._futures: dict[Future, tuple[int, Any, int]] = {}
-        self.restarts = 0
-
-    def submit(self, index: int, item: Any, attempts: int = 0) -> None:
-        try:
-            fut = self._pool.submit(self._fn, item, self._args)
-        except BrokenProcessPool:  # a worker died since the last submit
-            self._restart()
-            fut = self._pool.submit(self._fn, item, self._args)
-        self._futures[fut] = (index, item, attempts)
-
-    def next_done(self) -> tuple[int, Any]:
-        while True:
-            done, _ = wait(list(self._futures), return_when=FIRST_COMPLETED)
-            fut = next(iter(done))
-            try:
-                result = fut.result()
-            except BrokenProcessPool:
-                self._restart()
-                continue
-            index, _, _ = self._futures.pop(fut)
-            return index, result
-
-    def _restart(self) -> None:
-        from solver.parallel import discard_pool, local_pool
-
-        self.restarts += 1
-        discard_pool(self.workers)
-        self._pool = local_pool(self.workers)
-        again = list(self._futures.values())
-        self._futures.clear()
-        for index, item, attempts in again:
-            if attempts + 1 >= MAX_POOL_RESTARTS:
-                raise RuntimeError(f"chunk {index} was lost with a dying worker "
-                                   f"{MAX_POOL_RESTARTS} times; giving up")
-            fut = self._pool.submit(self._fn, item, self._args)
-            self._futures[fut] = (index, item, attempts + 1)
-
-    def close(self) -> None:
-        for fut in self._futures:
-            fut.cancel()
-        self._futures.clear()
 
 
 # ---------------------------------------------------------------- the run

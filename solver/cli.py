@@ -180,8 +180,15 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     add_serve_command(sub)
 
 
+def _add_batch(sub: argparse._SubParsersAction) -> None:
+    from solver.batch import add_batch_command
+
+    add_batch_command(sub)
+
+
 # Each entry adds sub-commands.
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_capsa, _add_moves, _add_serve]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_capsa, _add_batch, _add_moves, _add_serve]
 
 
 def build_parser() -> argparse.ArgumentParser:

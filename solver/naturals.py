@@ -120,5 +120,8 @@ def detect_natural(hand: str | Iterable[object] | np.ndarray, rules: object = No
     r = resolve_rules(rules)  # type: ignore[arg-type]
     if not r.naturals_on:
         return None
-    found = all_naturals(hand, r, strengths)
+    h = hand if isinstance(hand, np.ndarray) else parse_hand(hand)
+    if K.natural_kind(np.asarray(h, dtype=np.int64)) == 0:  # counts rule every natural out
+        return None
+    found = all_naturals(h, r, strengths)
     return found[0] if found else None

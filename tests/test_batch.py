@@ -243,18 +243,25 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_ctrl_c_then_rerun_gives_every_line_once(tmp_path):
+@pytest.mark.parametrize("workers, group", [(1, False), (2, True)], ids=["in-process", "pool"])
+def test_ctrl_c_then_rerun_gives_every_line_once(tmp_path, workers, group):
+    """SIGINT once the first chunk is written: to the command alone, or (like Ctrl-C in a
+    terminal) to its whole process group, local pool workers included."""
     hands = random_hands(300, seed=7)
     where = write_input(tmp_path / "in.txt", hands, {40: "2c 2c"})
     out = tmp_path / "out.jsonl"
-    argv = [sys.executable, "-m", "solver.batch", "in.txt", "-o", "out.jsonl", "--workers", "1",
-            "--method", "montecarlo", "--samples", "20", "--opponents", "1", "--chunk-size", "15",
-            "--no-progress"]
-    proc = subprocess.Popen(argv, cwd=tmp_path, stderr=subprocess.PIPE, env=_env())
+    argv = [sys.executable, "-m", "solver.batch", "in.txt", "-o", "out.jsonl",
+            "--workers", str(workers), "--method", "montecarlo", "--samples", "20",
+            "--opponents", "1", "--chunk-size", "15", "--no-progress"]
+    proc = subprocess.Popen(argv, cwd=tmp_path, stderr=subprocess.PIPE, env=_env(),
+                            start_new_session=group)
     deadline = time.monotonic() + 60
     while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline:
         time.sleep(0.01)
-    proc.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert b"interrupted" in err

@@ -388,15 +388,12 @@ def format_moves(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# A copy imported under another module name (``--doctest-modules`` while ``solver`` has no
-# ``__init__.py``) must not replace the entry of the real module.
-if __name__ == "solver.games.big_two":
-    register(GameInfo(
-        name="big-two",
-        title="Capsa Banting (Big Two)",
-        new_game=new_game,
-        add_moves_arguments=add_moves_arguments,
-        moves_from_args=moves_from_args,
-        format_moves=format_moves,
-        aliases=("capsa-banting", "big2"),
-    ))
+register(GameInfo(
+    name="big-two",
+    title="Capsa Banting (Big Two)",
+    new_game=new_game,
+    add_moves_arguments=add_moves_arguments,
+    moves_from_args=moves_from_args,
+    format_moves=format_moves,
+    aliases=("capsa-banting", "big2"),
+))

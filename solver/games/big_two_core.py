@@ -313,20 +313,11 @@ def beats(a: Any, b: Any, rules: BigTwoRules | Mapping | None = None) -> bool:
 
 
 # ------------------------------------------------------------------------------ kernel
-# Cache compiled kernels only under the package's own module name: the cache records the
-# module name, and a copy imported as ``games.big_two_core`` would poison it.
-_CACHE_OK = __name__ == "solver.games.big_two_core"
-
-
-def _kernel(fn):
-    return njit(fn) if _CACHE_OK else njit(cache=False)(fn)
-
-
 MAX_MOVES = 13 + 78 + 286 + 1287  # every 1-, 2-, 3- and 5-card subset of 13 cards
 _SKIP = np.int64(1) << np.int64(62)
 
 
-@_kernel
+@njit
 def _thresholds(cur_key: np.int64, cur_size: np.int64, bomb: bool) -> np.ndarray:
     """Per kind, the strength a play must exceed (-1: anything, _SKIP: none allowed)."""
     thr = np.full(9, _SKIP, np.int64)
@@ -346,7 +337,7 @@ def _thresholds(cur_key: np.int64, cur_size: np.int64, bomb: bool) -> np.ndarray
     return thr
 
 
-@_kernel
+@njit
 def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
     """Every play from ``hand`` (a Big Two mask) beating the current play and holding
     ``required`` (a Big Two index, -1 for none), in ascending (kind, strength) order.
@@ -526,12 +517,12 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
     return masks[:n].copy(), keys[:n].copy()
 
 
-@_kernel
+@njit
 def _popcount4(b):
     return (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
 
 
-@_kernel
+@njit
 def _top_bit4(b):
     if b & 8:
         return 3
@@ -542,7 +533,7 @@ def _top_bit4(b):
     return 0
 
 
-@_kernel
+@njit
 def _baseline_pick(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
     """The baseline bot's play as (mask, strength); mask 0 means pass.
 
