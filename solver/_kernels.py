@@ -192,6 +192,16 @@ def table_evs(v5, v3, splits, pw, pt, lr, roy, scoring, bonus, net, single, out)
 
 
 @njit
+def _term_buffers(n5, n3):
+    """Scratch arrays for the per-subset row terms: (win, tie, loss, royalty, opponent
+    royalty, separable value) for the 5-card subsets as middle, as back, then the fronts."""
+    out5 = [np.empty(n5) for _ in range(12)]
+    out3 = [np.empty(n3) for _ in range(6)]
+    return (out5[0], out5[1], out5[2], out5[3], out5[4], out5[5], out5[6], out5[7], out5[8],
+            out5[9], out5[10], out5[11], out3[0], out3[1], out3[2], out3[3], out3[4], out3[5])
+
+
+@njit
 def _row_terms(v, row, pw, pt, lr, roy, net, w, t, x, r, l, sep):
     """Per-subset terms of one row: win, tie, loss, own royalty and the separable part of the
     value (row result plus royalties, exact unless royalties are single)."""
@@ -223,24 +233,8 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)
     v3 = np.empty(n3, dtype=np.int32)
-    wm = np.empty(n5)
-    tm = np.empty(n5)
-    xm = np.empty(n5)
-    rm = np.empty(n5)
-    sm = np.empty(n5)
-    lm = np.empty(n5)
-    lb = np.empty(n5)
-    lf = np.empty(n3)
-    wb = np.empty(n5)
-    tb = np.empty(n5)
-    xb = np.empty(n5)
-    rb = np.empty(n5)
-    sb = np.empty(n5)
-    wf = np.empty(n3)
-    tf = np.empty(n3)
-    xf = np.empty(n3)
-    rf = np.empty(n3)
-    sf = np.empty(n3)
+    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
+     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
     simple = (scoring != 1) and not single
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
@@ -545,24 +539,8 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)
     v3 = np.empty(n3, dtype=np.int32)
-    wm = np.empty(n5)
-    tm = np.empty(n5)
-    xm = np.empty(n5)
-    rm = np.empty(n5)
-    lm = np.empty(n5)
-    sm = np.empty(n5)
-    wb = np.empty(n5)
-    tb = np.empty(n5)
-    xb = np.empty(n5)
-    rb = np.empty(n5)
-    lb = np.empty(n5)
-    sb = np.empty(n5)
-    wf = np.empty(n3)
-    tf = np.empty(n3)
-    xf = np.empty(n3)
-    rf = np.empty(n3)
-    lf = np.empty(n3)
-    sf = np.empty(n3)
+    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
+     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
     ub = np.empty(n5)
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
@@ -625,24 +603,8 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
     Per-subset row terms are computed first so the pair loop reads small arrays only."""
     n5 = v5.shape[0]
     n3 = v3.shape[0]
-    wm = np.empty(n5)
-    tm = np.empty(n5)
-    xm = np.empty(n5)
-    rm = np.empty(n5)
-    lm = np.empty(n5)
-    sm = np.empty(n5)
-    wb = np.empty(n5)
-    tb = np.empty(n5)
-    xb = np.empty(n5)
-    rb = np.empty(n5)
-    lb = np.empty(n5)
-    sb = np.empty(n5)
-    wf = np.empty(n3)
-    tf = np.empty(n3)
-    xf = np.empty(n3)
-    rf = np.empty(n3)
-    lf = np.empty(n3)
-    sf = np.empty(n3)
+    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
+     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
     _row_terms(v5, 1, pw, pt, lr, roy, net, wm, tm, xm, rm, lm, sm)
     _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
     _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)

@@ -549,17 +549,6 @@ def run_batch(cfg: BatchConfig) -> Summary:
 
 
 # ---------------------------------------------------------------- command line
-def _rules_arg(text: str) -> object:
-    """A preset name, or a JSON object of preset plus overrides."""
-    text = text.strip()
-    if text.startswith("{"):
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"--rules is not valid JSON: {exc}") from None
-    return text
-
-
 def _int_arg(name: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -573,6 +562,8 @@ def _int_arg(name: str) -> Callable[[str], int]:
 
 def add_batch_command(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``capsa batch`` to the sub-commands."""
+    from solver.cli import rules_argument
+
     p = sub.add_parser(
         "batch", help="best arrangement of every hand of a file (JSON lines out, resumable)",
         description="Solve one hand per line of IN (plain text or JSON; blank lines and lines "
@@ -581,7 +572,7 @@ def add_batch_command(sub: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "skipped.")
     p.add_argument("input", metavar="IN", help="hands, one per line; - for standard input")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="JSON lines output file")
-    p.add_argument("--rules", type=_rules_arg, default="standard",
+    p.add_argument("--rules", type=rules_argument, default="standard",
                    help="preset name or JSON object of preset and options")
     p.add_argument("--opponents", type=_int_arg("--opponents"), default=3)
     p.add_argument("--method", choices=("table", "montecarlo"), default="table")

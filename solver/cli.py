@@ -110,14 +110,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rules_arg(text: str) -> object:
-    """A preset name, or a JSON object of preset plus overrides."""
+def rules_argument(text: str) -> object:
+    """``--rules``: a preset name, or a JSON object of preset plus overrides."""
     text = text.strip()
     if text.startswith("{"):
         try:
             return json.loads(text)
         except ValueError as exc:
-            raise InputError(f"--rules is not valid JSON: {exc}") from None
+            raise argparse.ArgumentTypeError(f"--rules is not valid JSON: {exc}") from None
     return text
 
 
@@ -149,7 +149,7 @@ def _cmd_arrange(args: argparse.Namespace) -> int:
 def _add_capsa(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("arrange", help="rank the arrangements of 13 cards by expected points")
     p.add_argument("hand", help='13 cards, e.g. "As Kd Qh ..."')
-    p.add_argument("--rules", type=_rules_arg, default="standard",
+    p.add_argument("--rules", type=rules_argument, default="standard",
                    help="preset name (standard, basic, two-four, indonesia) or JSON object")
     p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
     p.add_argument("--method", default="table", help="table (default), montecarlo or known")
@@ -163,7 +163,7 @@ def _add_capsa(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("valid", help="count the valid (non-foul) splits of 13 cards")
     p.add_argument("hand", help='13 cards, e.g. "As Kd Qh ..."')
-    p.add_argument("--rules", type=_rules_arg, default="standard",
+    p.add_argument("--rules", type=rules_argument, default="standard",
                    help="preset name or JSON object of preset and options")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=_cmd_valid)
