@@ -131,6 +131,9 @@ class StrengthTables:
             else:
                 self.rank3[keysum] = s
                 self.is_front[s] = True
+        # for every strength, the strongest front strength at or below it (-1 if none)
+        floor = np.where(self.is_front, np.arange(self.size), -1)
+        self.front_floor = np.maximum.accumulate(floor).astype(np.int32)
 
 
 TABLES = {wheel: StrengthTables(wheel) for wheel in WHEEL_MODES}
@@ -189,11 +192,3 @@ def _back_splits() -> np.ndarray:
 BACK_SPLITS = _back_splits()
 
 
-def _front_floor(t: StrengthTables) -> np.ndarray:
-    """For every strength, the strongest front strength at or below it (-1 if none)."""
-    floor = np.where(t.is_front, np.arange(t.size), -1)
-    return np.maximum.accumulate(floor).astype(np.int32)
-
-
-for _t in TABLES.values():
-    _t.front_floor = _front_floor(_t)
