@@ -1,4 +1,4 @@
-"""Capsa Susun rule options, presets and their validation (``shared/rules/capsa-susun.md``).
+"""Capsa Susun rule options, presets and their validation (``docs/rules/capsa-susun.md``).
 
 >>> resolve_rules("two-four").scoring
 'two-four'

@@ -74,7 +74,7 @@ _WINDOWS = np.array(_RANK_ORDER_WINDOWS + _POKER_WINDOWS, dtype=np.int64)
 # ------------------------------------------------------------------------------ rules
 @dataclass(frozen=True)
 class BigTwoRules:
-    """The options of ``rules/big-two.md``; invalid values raise :class:`RulesError`.
+    """The options of ``docs/rules/big-two.md``; invalid values raise :class:`RulesError`.
 
     >>> BigTwoRules.from_dict({"straights": "poker"}).straights
     'poker'
