@@ -33,6 +33,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--skip-montecarlo", action="store_true", help="only table vs naive")
+    ap.add_argument("--only", nargs="+", metavar="A:RULES:PLAYERS",
+                    help="play only these matches, e.g. montecarlo:standard:2 table:two-four:4")
     args = ap.parse_args()
 
     pairs = [(Strategy("table"), Strategy("naive"))]
@@ -47,6 +49,8 @@ def main() -> None:
     for a, b in pairs:
         for rules in RULES:
             for players in PLAYERS:
+                if args.only and f"{a.name}:{rules}:{players}" not in args.only:
+                    continue
                 seed = args.seed + 10 * RULES.index(rules) + players
                 res = duplicate_match(a, b, args.deals, players, rules, seed,
                                       workers=args.workers)
