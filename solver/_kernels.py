@@ -223,61 +223,21 @@ def _row_terms(v, row, pw, pt, lr, roy, net, w, t, x, r, l, sep):
 
 @njit
 def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
-                    pw, pt, lr, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
+                         pw, pt, lr, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
     """Best split of each hand under the table strategy, trying every split (the reference for
-    :func:`table_best_many`, and the path for non-monotone royalties or single royalties).
-
-    The value is separable by rows except the scoop term, so per-subset terms are computed
-    once per hand and the pair loop reads small arrays only."""
-    n5 = comb5.shape[0]
-    n3 = comb3.shape[0]
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
-     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
-    simple = (scoring != 1) and not single
+    :func:`table_best_many`, and the path for non-monotone royalties or single royalties)."""
+    v5 = np.empty(comb5.shape[0], dtype=np.int32)
+    v3 = np.empty(comb3.shape[0], dtype=np.int32)
+    splits = np.empty(2 * pairs.shape[0], dtype=np.int64)
+    evs = np.empty(2 * pairs.shape[0])
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
-        _row_terms(v5, 1, pw, pt, lr, roy, net, wm, tm, xm, rm, lm, sm)
-        _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
-        _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)
-        best = -1e300
-        best_p = -1
-        for p in pairs:
-            a = p & 2047
-            b = (p >> 11) & 2047
-            f = p >> 22
-            va = v5[a]
-            vb = v5[b]
-            if va < vb:
-                a, b = b, a
-                va, vb = vb, va
-            if vb < v3[f]:
-                continue
-            if simple:
-                ev = sf[f] + sm[b] + sb[a]
-                if scoring != 3:
-                    ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
-            elif not single:
-                # two-four: E[sign(wins - losses)] over the first two rows, then the back
-                w1 = wf[f]
-                t1 = tf[f]
-                x1 = xf[f]
-                w2 = wm[b]
-                t2 = tm[b]
-                x2 = xm[b]
-                a0 = w1 * x2 + t1 * t2 + x1 * w2
-                ev = (sf[f] + sm[b] + sb[a] + w1 * w2 - x1 * x2
-                      + (t1 * w2 + w1 * t2) * (wb[a] + tb[a]) - (t1 * x2 + x1 * t2) * (xb[a] + tb[a])
-                      + a0 * (wb[a] - xb[a]))
-            else:
-                ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
-                               lf[f], lm[b], lb[a], scoring, bonus, net, single)
-            if ev > best:
-                best = ev
-                best_p = a | (b << 11) | (f << 22)
+        n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+                            splits, evs)
+        i = np.argmax(evs[:n])
+        best_p = splits[i]
         out_split[h] = best_p
-        out_ev[h] = best
+        out_ev[h] = evs[i]
         out_rows[h, 0] = v3[best_p >> 22]
         out_rows[h, 1] = v5[(best_p >> 11) & 2047]
         out_rows[h, 2] = v5[best_p & 2047]
