@@ -1,19 +1,20 @@
 """The HTTP service: ``create_app()`` builds the Flask app with every blueprint.
 
-Routes live in ``api/routes/<name>.py``, one module per game, each exposing ``bp``.
+Routes live in ``api/routes/<game>.py``, one module per registered game (the registry names
+them; a missing module is an error at start-up), each exposing ``bp``; ``api/routes/meta.py``
+serves the pages, the OpenAPI document and ``/healthz``.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from typing import Any
 
 from flask import Flask
 
 from api.endpoint import MAX_BODY_BYTES, register_error_handlers
-
-ROUTE_MODULES = ("meta", "capsa", "big_two", "da_san", "da_bai_fen")
+from solver.games import all_games, module_name
+from solver.warmup import warm_up
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -25,13 +26,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     register_error_handlers(app)
-    for name in ROUTE_MODULES:
-        if importlib.util.find_spec(f"api.routes.{name}") is None:
-            continue
-        module = importlib.import_module(f"api.routes.{name}")
-        app.register_blueprint(module.bp)
+    modules = ["meta"] + [module_name(info.name) for info in all_games()]
+    for name in modules:
+        app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)
     if app.config["WARMUP"]:
-        from solver.warmup import warm_up
-
         warm_up()
     return app

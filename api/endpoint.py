@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from flask import Blueprint, current_app, jsonify, request
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+)
 
 from solver.errors import InputError
 

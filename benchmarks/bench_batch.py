@@ -18,9 +18,9 @@ from pathlib import Path
 
 from _common import random_hands, row
 
-from solver.arrange import arrange_many, best_many
 from solver.batch import BatchConfig, run_batch
 from solver.cards import format_cards
+from solver.games.capsa.solve import arrange_many, best_many
 from solver.warmup import warm_up
 
 TARGET = 100_000_000

@@ -19,8 +19,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solver.games.big_two import PASS, BigTwoRules, Move, RandomBot, play_hand  # noqa: E402
-from solver.games.big_two_core import (  # noqa: E402
-    beats_move, classify_mask, generate, legal_moves, mask_to_ids, warm_up,
+from solver.games.big_two.moves import (  # noqa: E402
+    beats_move,
+    classify_mask,
+    generate,
+    legal_moves,
+    mask_to_ids,
+    warm_up,
 )
 
 

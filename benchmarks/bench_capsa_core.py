@@ -14,11 +14,11 @@ import subprocess
 import sys
 import time
 
+import capsa_reference as ref
 from _common import ROOT, best_of, pin_one_core, random_hands, row
 
-import capsa_reference as ref
-from solver.evaluate import strengths5, subset_strengths, warm_up
-from solver.splits import valid_arrangements, valid_arrangements_many
+from solver.games.capsa.evaluate import strengths5, subset_strengths, warm_up
+from solver.games.capsa.splits import valid_arrangements, valid_arrangements_many
 
 
 def main() -> None:
@@ -50,7 +50,7 @@ def main() -> None:
     row(f"plain-Python brute force ({len(brute)} hands)", t_brute * 1e6, "us/hand")
     row("ratio brute force / batch kernel", t_brute / t_batch, "x")
 
-    code = ("import time; t=time.perf_counter(); import solver.splits as s; "
+    code = ("import time; t=time.perf_counter(); import solver.games.capsa.splits as s; "
             "s.valid_arrangements('As Kd Qh Jc Tc 9s 8s 7h 6d 5c 4c 3d 2h'); "
             "print(time.perf_counter()-t)")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)

@@ -5,7 +5,7 @@
 
 Eight matches: ``table`` vs ``naive`` and ``montecarlo`` (``--samples``) vs ``table``, under
 the ``standard`` and ``two-four`` rules, heads-up and 4 players. Each prints A's mean points per
-hand over B with a 95% confidence interval (see ``solver/strategy/match.py`` for how a
+hand over B with a 95% confidence interval (see ``solver/games/capsa/strategy/match.py`` for how a
 duplicate deal is played and scored). Monte Carlo is the cost: about 45 ms a decision heads-up
 and 125 ms with 3 opponents on one core, so the default run takes roughly 40 minutes on two
 workers. Both strategies of a (rules, players) pair meet the same deals.
@@ -19,7 +19,7 @@ import time
 
 from _common import ROOT  # noqa: F401  (puts the project on the path)
 
-from solver.strategy.match import Strategy, duplicate_match
+from solver.games.capsa.strategy.match import Strategy, duplicate_match
 
 RULES = ("standard", "two-four")
 PLAYERS = (2, 4)

@@ -18,18 +18,19 @@ import os
 import time
 from itertools import combinations_with_replacement
 
+import capsa_reference as ref
 import numpy as np
 from _common import best_of, pin_one_core, random_hands, row
 
-import capsa_reference as ref
-from solver._tables import COMB3, COMB5
-from solver.arrange import arrange, arrange_many
-from solver.evaluate import subset_strengths
-from solver.rules import Rules, resolve_rules
-from solver.splits import unpack_split
-from solver.strategy.play import deal, natural_codes, table_play
-from solver.strategy.tables import tables_for
+from solver.games.capsa.evaluate import subset_strengths
+from solver.games.capsa.lookup import COMB3, COMB5
+from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.solve import arrange, arrange_many
+from solver.games.capsa.splits import unpack_split
+from solver.games.capsa.strategy.play import deal, natural_codes, table_play
+from solver.games.capsa.strategy.tables import tables_for
 from solver.warmup import warm_up
+
 
 # ---------------------------------------------------------------- plain-Python reference
 def plain_strength_index(wheel: str) -> dict[tuple, int]:

@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.games.da_bai_fen import GreedyBot, Move, Phase, Trump, random_bot  # noqa: E402
-from solver.games.da_bai_fen_engine import Action, new_hand  # noqa: E402
-from solver.games.da_bai_fen_play import follow_plays, lead_plays  # noqa: E402
+from solver.games.da_bai_fen.engine import Action, new_hand  # noqa: E402
+from solver.games.da_bai_fen.moves import follow_plays, lead_plays  # noqa: E402
 
 
 def brute_plays(hand, trick, trump: Trump) -> list[tuple[int, ...]]:

@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.games import da_san_engine  # noqa: E402
-from solver.games.da_san_bots import self_play  # noqa: E402
-from solver.games.da_san_moves import (  # noqa: E402
+from solver.games.da_san import engine as da_san_engine  # noqa: E402
+from solver.games.da_san.bots import self_play  # noqa: E402
+from solver.games.da_san.moves import (  # noqa: E402
     DS_RANK,
     KIND_ORDER,
     PASS,

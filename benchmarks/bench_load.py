@@ -59,14 +59,14 @@ def free_port() -> int:
 
 def serve_command(port: int, workers: int, threads: int | None,
                   extra: list[str] | None = None) -> list[str]:
-    """``capsa serve`` through solver.cli, or solver.serve itself until the CLI has it."""
+    """``capsa serve`` through solver.cli, or api.server itself until the CLI has it."""
     from solver import cli
 
     try:
         cli.build_parser().parse_args(["serve", "--port", "1"])
         module = ["-m", "solver.cli", "serve"]
     except Exception:  # noqa: BLE001 - the sub-command is not wired into the CLI yet
-        module = ["-m", "solver.serve"]
+        module = ["-m", "api.server"]
     return [sys.executable, *module, "--host", HOST, "--port", str(port),
             "--workers", str(workers), "--log-level", "warning",
             *(["--threads", str(threads)] if threads else []), *(extra or [])]

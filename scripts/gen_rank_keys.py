@@ -5,7 +5,7 @@ Greedy: each key is the smallest integer above the previous one that keeps every
 A new key ``k`` taken ``j2`` times collides with ``j1 < j2`` copies exactly when
 ``k = (S_a - S_b) / (j2 - j1)`` for old sums ``S_a``, ``S_b`` of fitting sizes, so the forbidden
 values are computed directly. Deterministic; prints the keys pasted into
-``solver/_tables.py`` (the tests re-check uniqueness).
+``solver/games/capsa/lookup.py`` (the tests re-check uniqueness).
 
     python scripts/gen_rank_keys.py
 """

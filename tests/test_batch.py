@@ -1,5 +1,5 @@
 """``capsa batch``: input formats, errors file, durable output, resume after a torn write or a
-Ctrl-C, a dying local worker. The reference is :func:`solver.arrange.best_many` run in one
+Ctrl-C, a dying local worker. The reference is :func:`solver.games.capsa.solve.best_many` run in one
 process on the same hands; "exactly once" is checked on the line numbers of the output."""
 
 from __future__ import annotations
@@ -17,10 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.arrange import best_many
-from solver.batch import BatchConfig, LineSet, main, parse_line, run_batch, scan_lines
+from solver.batch import BatchConfig, LineSet, parse_line, run_batch, scan_lines
+from solver.cli import main as capsa_main
+from solver.games.capsa.solve import best_many
+
 from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
+
+def main(argv):
+    return capsa_main(["batch", *argv])
+
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -151,7 +157,7 @@ def test_montecarlo_does_not_depend_on_chunking(tmp_path):
 
 
 def test_dying_local_worker_loses_nothing(tmp_path):
-    from solver.parallel import local_pool
+    from solver.executors.pool import local_pool
 
     hands = random_hands(1200, seed=4)
     where = write_input(tmp_path / "in.txt", hands)
@@ -226,7 +232,7 @@ def test_cli_errors_create_nothing(tmp_path, capsys):
 def test_stdin_and_json_summary(tmp_path):
     hands = random_hands(30, seed=6)
     where = write_input(tmp_path / "in.txt", hands)
-    proc = subprocess.run([sys.executable, "-m", "solver.batch", "-", "-o", "out.jsonl",
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "batch", "-", "-o", "out.jsonl",
                            "--json-summary", "--workers", "1"],
                           input=(tmp_path / "in.txt").read_bytes(), cwd=tmp_path,
                           capture_output=True, timeout=120, env=_env())
@@ -250,7 +256,7 @@ def test_ctrl_c_then_rerun_gives_every_line_once(tmp_path, workers, group):
     hands = random_hands(300, seed=7)
     where = write_input(tmp_path / "in.txt", hands, {40: "2c 2c"})
     out = tmp_path / "out.jsonl"
-    argv = [sys.executable, "-m", "solver.batch", "in.txt", "-o", "out.jsonl",
+    argv = [sys.executable, "-m", "solver.cli", "batch", "in.txt", "-o", "out.jsonl",
             "--workers", str(workers), "--method", "montecarlo", "--samples", "20",
             "--opponents", "1", "--chunk-size", "15", "--no-progress"]
     proc = subprocess.Popen(argv, cwd=tmp_path, stderr=subprocess.PIPE, env=_env(),

@@ -10,9 +10,9 @@ import signal
 import time
 
 import pytest
-
-from solver.arrange import arrange_many, best_many
 from test_batch import check_complete, random_hands, read_jsonl, write_input
+
+from solver.games.capsa.solve import arrange_many, best_many
 
 distributed = pytest.importorskip("distributed")
 
@@ -42,11 +42,12 @@ def test_cluster_matches_one_process(dask_client):
 
 
 def test_killed_worker_loses_no_chunk(dask_client):
-    from solver.distributed import DaskExecutor, _best_chunk, stream
+    from solver.executors.dask import DaskExecutor, stream
+    from solver.games.capsa.solve import best_chunk
 
     hands = random_hands(6000, seed=12)
     chunks = [hands[i:i + 250].astype("uint8") for i in range(0, len(hands), 250)]
-    executor = DaskExecutor(dask_client, _best_chunk, ("standard", 3, "table", 1000, 0))
+    executor = DaskExecutor(dask_client, best_chunk, ("standard", 3, "table", 1000, 0))
     results: dict[int, list] = {}
     killed = None
     for index, result in stream(executor, chunks, window=len(chunks)):
@@ -67,7 +68,10 @@ def test_killed_worker_loses_no_chunk(dask_client):
 
 
 def test_cli_on_scheduler_then_rerun(dask_client, tmp_path):
-    from solver.batch import main
+    from solver.cli import main as capsa_main
+
+    def main(argv):
+        return capsa_main(["batch", *argv])
 
     hands = random_hands(1500, seed=13)
     where = write_input(tmp_path / "in.txt", hands, {4: "Ah Kh", 20: "[1, 2]"})
@@ -87,7 +91,10 @@ def test_cli_on_scheduler_then_rerun(dask_client, tmp_path):
 
 
 def test_cli_local_cluster(tmp_path, capsys):
-    from solver.batch import main
+    from solver.cli import main as capsa_main
+
+    def main(argv):
+        return capsa_main(["batch", *argv])
 
     hands = random_hands(300, seed=14)
     where = write_input(tmp_path / "in.txt", hands)

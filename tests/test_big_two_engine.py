@@ -10,7 +10,15 @@ from solver.cards import parse_cards
 from solver.errors import CardError, IllegalMoveError, RulesError
 from solver.games import get_game
 from solver.games.big_two import (
-    PASS, BaselineBot, BigTwoRules, BigTwoState, RandomBot, classify, new_game, penalty, play_hand,
+    PASS,
+    BaselineBot,
+    BigTwoRules,
+    BigTwoState,
+    RandomBot,
+    classify,
+    new_game,
+    penalty,
+    play_hand,
 )
 
 THREE_D = parse_cards("3d")[0]

@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import parse_cards
+from solver.cards import format_card, parse_cards
 from solver.errors import CardError, IllegalMoveError, RulesError
 from solver.games.big_two import BigTwoRules, Kind, beats, classify, legal_moves
-from solver.cards import format_card
 
 # ------------------------------------------------------------------ reference
 # A plain reference written from the rules text: card strings, tuples, every subset.

@@ -7,13 +7,19 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from capsa_reference import row_key
 from hypothesis import given
 from hypothesis import strategies as st
 
-from capsa_reference import row_key
 from solver.cards import Card, CardError, format_cards, parse_cards
-from solver.evaluate import HandKind, hand_kind, row_strength, strengths5, subset_strengths
-from solver._tables import COMB3, COMB5, RANK_KEYS, TABLES
+from solver.games.capsa.evaluate import (
+    HandKind,
+    hand_kind,
+    row_strength,
+    strengths5,
+    subset_strengths,
+)
+from solver.games.capsa.lookup import COMB3, COMB5, RANK_KEYS, TABLES
 
 # sha256 of the strengths (little-endian int16) of every 5-card hand, in itertools.combinations
 # order over card ids 0..51; pins the complete ordering (cross-checked below against an
@@ -59,7 +65,9 @@ def test_format_parse_round_trip(ids):
 
 
 def test_rank_keys_identify_every_multiset():
-    from scripts.gen_rank_keys import find_keys  # the generator reproduces the shipped keys
+    from scripts.gen_rank_keys import (
+        find_keys,  # the generator reproduces the shipped keys
+    )
 
     assert tuple(find_keys()) == RANK_KEYS
 

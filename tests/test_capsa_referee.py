@@ -6,17 +6,17 @@ import json
 import random
 
 import pytest
+from capsa_reference import best_natural_split, row_key
+from capsa_reference import settle as ref_settle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capsa_reference import best_natural_split, row_key, settle as ref_settle
 from solver.cards import format_cards, parse_cards
 from solver.cli import main
 from solver.errors import CardError, InputError, RulesError
-from solver.naturals import all_naturals, detect_natural
-from solver.referee import score
-from solver.rules import PRESETS, resolve_rules
-from solver.splits import row_strengths
+from solver.games.capsa.naturals import all_naturals, detect_natural
+from solver.games.capsa.referee import score
+from solver.games.capsa.rules import PRESETS, resolve_rules
 
 
 # ---------------------------------------------------------------- rules

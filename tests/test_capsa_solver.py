@@ -6,19 +6,21 @@ import itertools
 
 import numpy as np
 import pytest
+from capsa_reference import is_valid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capsa_reference import is_valid
-from solver import _kernels as K
-from solver.arrange import arrange, arrange_many, best_many
 from solver.cards import format_cards
 from solver.errors import CardError, InputError
-from solver.referee import make_seat, score, settle
-from solver.rules import resolve_rules
-from solver.splits import all_valid_splits, parse_hand, unpack_split
-from solver.strategy.play import deal, kernel_params, table_play
-from solver.strategy.tables import load_raw, tables_for
+from solver.games.capsa import kernels as K
+from solver.games.capsa import solve
+from solver.games.capsa.lookup import SPLIT_PAIRS
+from solver.games.capsa.referee import make_seat, score, settle
+from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.solve import arrange, arrange_many, best_many
+from solver.games.capsa.splits import all_valid_splits, parse_hand, unpack_split
+from solver.games.capsa.strategy.play import deal, kernel_params, table_play
+from solver.games.capsa.strategy.tables import load_raw, tables_for
 
 hands = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True)
 RULES = ["standard", "two-four", "basic", "indonesia",
@@ -79,10 +81,12 @@ def test_table_values_match_the_plain_formula(hand, rules):
     r = resolve_rules(rules)
     st_ = tables_for(r)
     h = parse_hand(hand)
-    packed, v5, v3 = all_valid_splits(h, r)
-    values = np.empty(len(packed))
-    K.table_evs(v5, v3, packed.astype(np.int64), st_.pw, st_.pt, st_.lr, st_.roy,
-                *kernel_params(r), values)
+    _, v5, v3 = all_valid_splits(h, r)
+    n_max = 2 * len(SPLIT_PAIRS)
+    packed, values = np.empty(n_max, np.int64), np.empty(n_max)
+    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st_.pw, st_.pt, st_.lr, st_.roy,
+                          *kernel_params(r), packed, values)
+    packed, values = packed[:n], values[:n]
     for i in np.random.default_rng(0).choice(len(packed), 25):
         p = int(packed[i])
         rows = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
@@ -150,9 +154,7 @@ def test_montecarlo_is_reproducible():
 
 def test_montecarlo_candidates_keep_the_best():
     """Scoring every valid split on the same deals finds nothing better than the candidates."""
-    import importlib
-
-    A = importlib.import_module("solver.arrange")  # the package exports a function of that name
+    A = solve
     r = resolve_rules("standard")
     h = parse_hand("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h")
     sp = A._valid_splits(h, r)
@@ -200,7 +202,7 @@ def test_errors(kwargs, error, message):
 
 
 def test_training_is_deterministic_and_writes_the_shipped_format(tmp_path):
-    from solver.strategy.train import main as train
+    from solver.games.capsa.strategy.train import main as train
 
     out = []
     for workers, name in ((1, "a.npz"), (2, "b.npz")):

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from capsa_reference import count_valid, is_valid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capsa_reference import count_valid, is_valid
 from solver.cards import parse_cards
 from solver.errors import CardError, RulesError
-from solver.splits import (Arrangement, all_valid_splits, is_foul, parse_hand, unpack_split,
-                           valid_arrangements, valid_arrangements_many)
-from solver.rules import resolve_rules
-from solver._tables import N_ORDERED_SPLITS, SPLIT_PAIRS
+from solver.games.capsa.lookup import N_ORDERED_SPLITS, SPLIT_PAIRS
+from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.splits import (
+    Arrangement,
+    all_valid_splits,
+    is_foul,
+    parse_hand,
+    unpack_split,
+    valid_arrangements,
+    valid_arrangements_many,
+)
 
 hands = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True)
 

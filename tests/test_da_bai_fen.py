@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from solver.cards import BIG_JOKER, SMALL_JOKER, format_cards, parse_cards
 from solver.errors import InputError
 from solver.games.da_bai_fen import (
-    Trump, card_points, count_plays, is_legal, legal_plays, trick_points, trick_winner,
+    Trump,
+    card_points,
+    count_plays,
+    is_legal,
+    legal_plays,
+    trick_points,
+    trick_winner,
 )
 
 DECK = list(range(54))

@@ -13,10 +13,21 @@ from solver.cards import parse_cards
 from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game
 from solver.games.da_bai_fen import (
-    Action, DaBaiFenRules, GreedyBot, Match, Move, Outcome, Phase, level_outcome, new_hand,
-    play_game, play_hand, points_of, random_bot,
+    Action,
+    DaBaiFenRules,
+    GreedyBot,
+    Match,
+    Move,
+    Outcome,
+    Phase,
+    level_outcome,
+    new_hand,
+    play_game,
+    play_hand,
+    points_of,
+    random_bot,
 )
-from solver.games.da_bai_fen_engine import next_leader
+from solver.games.da_bai_fen.engine import next_leader
 from tests.test_da_bai_fen import ref_legal, ref_suit, ref_winner
 
 

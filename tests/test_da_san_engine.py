@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,9 +11,18 @@ from hypothesis import strategies as st
 from solver.cards import format_cards, parse_cards
 from solver.errors import IllegalMoveError, InputError
 from solver.games import get_game
-from solver.games.da_san import PASS, Kind, Move, Phase, bid, classify, legal_moves, new_game
-from solver.games.da_san_bots import greedy_bot, play_hand, random_bot, self_play
-from solver.games.da_san_engine import deal, draw_count, draw_dealer
+from solver.games.da_san import (
+    PASS,
+    Kind,
+    Move,
+    Phase,
+    bid,
+    classify,
+    legal_moves,
+    new_game,
+)
+from solver.games.da_san.bots import greedy_bot, play_hand, random_bot, self_play
+from solver.games.da_san.engine import deal, draw_count, draw_dealer
 
 ORDER = "456789TJQKA23"
 

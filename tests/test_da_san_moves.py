@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solver.cards import format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, RulesError
 from solver.games.da_san import Kind, Move, classify, legal_moves
-from solver.games.da_san_moves import DaSanRules, make_rules
+from solver.games.da_san.moves import DaSanRules, make_rules
 
 ORDER = "456789TJQKA23"
 SET_NAMES = {1: "single", 2: "pair", 3: "trio", 4: "quad"}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ("from solver.splits import valid_arrangements; import solver._jit as j; "
+SCRIPT = ("from solver.games.capsa.splits import valid_arrangements; import solver._jit as j; "
           "print(valid_arrangements('As Kd Qh Jc Tc 9s 8s 7h 6d 5c 4c 3d 2h'), j.CACHE_ENABLED)")
 
 

@@ -3,14 +3,19 @@ referee settles, and able to tell a better strategy from a worse one."""
 
 from __future__ import annotations
 
+import capsa_reference as ref
 import numpy as np
 import pytest
 
-import capsa_reference as ref
 from solver.errors import InputError
-from solver.referee import score
-from solver.rules import resolve_rules
-from solver.strategy.match import Strategy, deal_margins, duplicate_match, match_deals
+from solver.games.capsa.referee import score
+from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.strategy.match import (
+    Strategy,
+    deal_margins,
+    duplicate_match,
+    match_deals,
+)
 
 
 def test_deterministic_for_a_seed_whatever_the_chunks_and_workers():

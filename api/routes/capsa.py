@@ -13,11 +13,11 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, Cards, Int, json_endpoint
-from solver.arrange import arrange, arrange_many
 from solver.errors import InputError
-from solver.referee import score
-from solver.rules import KIND_NAMES
-from solver.splits import valid_arrangements
+from solver.games.capsa.referee import score
+from solver.games.capsa.rules import KIND_NAMES
+from solver.games.capsa.solve import arrange, arrange_many
+from solver.games.capsa.splits import valid_arrangements
 
 bp = Blueprint("capsa", __name__, url_prefix="/v1/capsa")
 

@@ -14,9 +14,13 @@ from pydantic import BaseModel, Field
 from api.endpoint import Body, Int, json_endpoint
 from solver.cards import format_cards, parse_cards
 from solver.games.da_bai_fen import (
-    DaBaiFenRules, Trump, legal_plays, points_of, trick_winner,
+    DaBaiFenRules,
+    Trump,
+    legal_plays,
+    points_of,
+    trick_winner,
 )
-from solver.games.da_bai_fen_play import normalize_trick
+from solver.games.da_bai_fen.moves import normalize_trick
 
 bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
 

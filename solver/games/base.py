@@ -1,44 +1,104 @@
-"""The small API every sibling game exposes (in the spirit of OpenSpiel and RLCard).
+"""The contract every game follows (in the spirit of OpenSpiel and RLCard), Capsa included.
 
-A game state is mutable and moves are immutable values::
+A game state is mutable; moves are immutable values::
 
-    state = get_game("big-two").new_game(seed=7)
+    from solver.games import get_game, play_hand
+    game = get_game("big-two")
+    state = game.new_game(seed=7)
     while not state.is_terminal():
-        move = state.legal_moves()[0]
-        state.apply(move)
-    print(state.returns())
+        player = state.current_player
+        state.apply(state.legal_moves()[0])
+    state.returns()
 
-``legal_moves()`` lists what the player to act may do (a pass is a move whose ``cards`` is
-empty, listed only when passing is allowed). ``returns()`` gives each player's points for the
-hand once it is terminal (all zeros before).
+- ``new_game(seed=..., hands=..., rules=...)`` deals a hand (from a seed, or given cards).
+- ``current_player`` is the seat to act, or :data:`TERMINAL` once the hand is over. In a
+  simultaneous phase (Capsa's rows) every seat yet to move may act (``players_to_act()``);
+  moves are taken in seat order (``current_player`` is the lowest seat yet to move) and no
+  seat sees another's move before the phase ends.
+- ``legal_moves(player=None)`` lists every legal move of that seat (default: the seat to act);
+  ``apply(move)`` plays one (raises ``IllegalMoveError`` naming why it is not legal).
+- ``is_terminal()``, ``returns()`` (points per seat, zeros while the hand runs), ``clone()``.
+- ``observation(player)``: a JSON-ready dict of what that seat may see, its own cards and the
+  public history, never another seat's hidden cards. Bots and advisors get only this.
+- ``to_json()`` / ``from_json(doc)``: a versioned document of the deal, the rules and the
+  history; ``history`` lists ``(player, move)`` in order, enough to replay the hand.
+
+Rules are frozen option objects built by ``Rules.from_options(options)`` (a mapping, an
+instance, or None for the defaults). A move has ``cards`` (card ids, see :mod:`solver.cards`)
+and ``kind`` (a snake_case label such as ``pair``, ``four_of_a_kind``, ``pass``, ``bid``);
+``move.to_json()`` gives ``{"cards": [...], "kind": ...}`` plus the game's own fields.
+A bot is ``bot(observation, legal_moves, rng) -> move``.
 """
 
 from __future__ import annotations
 
-import argparse
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Protocol
+
+from solver.errors import InputError
+
+STATE_VERSION = 1
+TERMINAL = -1
+
+
+def label(text: str) -> str:
+    """The one label style: snake_case (``four-of-a-kind`` and ``Four Of A Kind`` are accepted).
+
+    >>> label("four-of-a-kind"), label("PAIR_RUN"), label(" Full House ")
+    ('four_of_a_kind', 'pair_run', 'full_house')
+    """
+    return "_".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+class Move(Protocol):
+    """What every game's moves offer."""
+
+    @property
+    def cards(self) -> tuple[int, ...]: ...
+
+    @property
+    def kind(self) -> Any: ...  # an enum whose ``label`` is the snake_case name, or a label
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Rules(Protocol):
+    """What every game's rule object offers."""
+
+    @classmethod
+    def from_options(cls, options: Any) -> Any: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 class GameState(ABC):
-    """One hand of a game, from the deal to the end."""
+    """One hand of a game, from the deal to the settlement."""
 
+    game_name: ClassVar[str]
     num_players: int
+    history: list[tuple[int, Any]]
 
     @property
     @abstractmethod
     def current_player(self) -> int:
-        """Seat of the player to act (-1 once the hand is over)."""
+        """Seat to act (the lowest seat yet to move in a simultaneous phase); :data:`TERMINAL`
+        once the hand is over."""
+
+    def players_to_act(self) -> list[int]:
+        """Seats that may move now (one seat, except in simultaneous phases)."""
+        p = self.current_player
+        return [] if p == TERMINAL else [p]
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
-        """Every legal move of the player to act."""
+    def legal_moves(self, player: int | None = None) -> Sequence[Any]:
+        """Every legal move of ``player`` (default: the seat to act); empty if it may not move."""
 
     @abstractmethod
     def apply(self, move: Any) -> None:
-        """Play ``move`` for the player to act; raises ``IllegalMoveError`` if it is not legal."""
+        """Play ``move`` (for the seat it belongs to); ``IllegalMoveError`` if it is not legal."""
 
     @abstractmethod
     def is_terminal(self) -> bool:
@@ -52,21 +112,142 @@ class GameState(ABC):
     def clone(self) -> GameState:
         """An independent copy."""
 
+    def observation(self, player: int) -> dict[str, Any]:
+        """JSON-ready view of seat ``player``: its own cards and what is public, nothing else."""
+
+    def hidden_cards(self, player: int) -> set[int]:
+        """Card ids seat ``player`` may not see now (the others' concealed cards, a closed
+        kitty); what the conformance test checks ``observation(player)`` against."""
+
+    # ------------------------------------------------------------------ documents
+    def deal_json(self) -> dict[str, Any]:
+        """The deal as JSON (whatever ``new_game(hands=...)`` needs to re-create it)."""
+
+    def rules_json(self) -> dict[str, Any]:
+        """The rule options as JSON (``Rules.from_options`` of it gives the same rules)."""
+
+    def parse_move(self, doc: Any) -> Any:
+        """The move a ``move.to_json()`` document (or the game's text form) stands for."""
+
+    def move_json(self, move: Any) -> dict[str, Any]:
+        return move.to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        """A versioned document of the hand: game, rules, deal and every move so far."""
+        return {"game": self.game_name, "version": STATE_VERSION, "rules": self.rules_json(),
+                "deal": self.deal_json(),
+                "history": [{"player": p, "move": self.move_json(m)} for p, m in self.history]}
+
+
+Bot = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option of a game, with its default and its allowed values (for the CLI, the
+    OpenAPI document and the web pages)."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
 
 @dataclass(frozen=True)
 class GameInfo:
-    """A registry entry: how to start a game and how the CLI lists its moves.
+    """A registry entry: how to start a game, and what describes it.
 
-    ``new_game(seed=None, hands=None, rules=None)`` deals a new hand (from a seed, or the
-    given hands). ``add_moves_arguments(parser)`` adds the game's flags to
-    ``capsa moves GAME``; ``moves_from_args(args)`` returns the JSON-ready result that the
-    CLI prints and the HTTP endpoint returns.
+    ``moves`` answers "what may I play?" for ``capsa moves GAME`` and the HTTP service from
+    plain keyword arguments (``moves_args`` names them, with their help text);
+    ``format_moves`` renders that answer for a terminal. ``warm_up`` compiles the game's
+    kernels, if it has any.
     """
 
     name: str
     title: str
     new_game: Callable[..., GameState]
-    add_moves_arguments: Callable[[argparse.ArgumentParser], None] | None = None
-    moves_from_args: Callable[[argparse.Namespace], dict] | None = None
-    format_moves: Callable[[dict], str] | None = None
-    aliases: Sequence[str] = field(default_factory=tuple)
+    from_json: Callable[[Mapping[str, Any]], GameState]
+    players: tuple[int, int]
+    zero_sum: bool
+    simultaneous: bool
+    options: tuple[Option, ...] = ()
+    aliases: tuple[str, ...] = ()
+    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    moves: Callable[..., dict[str, Any]] | None = None
+    moves_args: tuple[MoveArg, ...] = ()
+    format_moves: Callable[[dict[str, Any]], str] | None = None
+    warm_up: Callable[[], None] | None = None
+
+    def bot(self, name: str) -> Bot:
+        try:
+            return self.bots[name]()
+        except KeyError:
+            raise InputError(f"unknown bot {name!r} for {self.name}; one of "
+                             f"{', '.join(self.bots)}") from None
+
+
+@dataclass(frozen=True)
+class MoveArg:
+    """One argument of a game's ``moves`` query: CLI flag and HTTP field from one place."""
+
+    name: str
+    help: str
+    positional: bool = False
+    required: bool = False
+    flag: bool = False  # a boolean switch (``--all-suits``); ``negate`` names its off switch
+    negate: str | None = None
+    choices: tuple[str, ...] | None = None
+    default: Any = None
+    type: Callable[[str], Any] | None = None
+
+
+def from_json_via(new_game: Callable[..., GameState], game_name: str
+                  ) -> Callable[[Mapping[str, Any]], GameState]:
+    """A ``from_json`` that re-deals and replays the history (every engine is deterministic
+    given its deal, so the replay is the state)."""
+
+    def from_json(doc: Mapping[str, Any]) -> GameState:
+        if not isinstance(doc, Mapping):
+            raise InputError("a game document must be a JSON object")
+        if doc.get("game") != game_name:
+            raise InputError(f"this document is for game {doc.get('game')!r}, not {game_name!r}")
+        if doc.get("version") != STATE_VERSION:
+            raise InputError(f"unknown document version {doc.get('version')!r}; "
+                             f"this engine reads version {STATE_VERSION}")
+        state = new_game(hands=doc.get("deal"), rules=doc.get("rules"))
+        history = doc.get("history") or []
+        if not isinstance(history, list):
+            raise InputError("history must be a list of {player, move}")
+        for i, entry in enumerate(history):
+            if not isinstance(entry, Mapping) or "move" not in entry:
+                raise InputError(f"history[{i}] must be an object with player and move")
+            move = state.parse_move(entry["move"])
+            player = entry.get("player")
+            if player is not None and player != state.current_player:
+                raise InputError(f"history[{i}]: seat {player} is not the seat to act "
+                                 f"({state.current_player})")
+            state.apply(move)
+        return state
+
+    return from_json
+
+
+def play_hand(state: GameState, bots: Sequence[Bot], seed: int | None = None) -> GameState:
+    """Let ``bots`` (one per seat) play ``state`` to its end; each sees only its observation.
+
+    >>> from solver.games import get_game
+    >>> game = get_game("da-san")
+    >>> first = lambda obs, moves, rng: moves[0]
+    >>> play_hand(game.new_game(seed=1), [first] * 3, seed=1).is_terminal()
+    True
+    """
+    if len(bots) != state.num_players:
+        raise InputError(f"{state.game_name} needs {state.num_players} bots, got {len(bots)}")
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        player = state.current_player
+        moves = state.legal_moves(player)
+        state.apply(bots[player](state.observation(player), moves, rng))
+    return state

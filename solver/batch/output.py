@@ -1,0 +1,136 @@
+"""Durable output of ``capsa batch``: which lines are done, and appending whole chunks.
+
+A result line starts ``{"line": N``; a run appends whole chunks with one ``write`` and an
+``fsync`` each, so after any crash the file holds whole chunks plus at most one torn tail,
+which :func:`scan_lines` finds and the next run cuts off.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from solver.errors import InputError
+
+RESULT_LINE = re.compile(rb'\{"line": (\d+)[,}]')
+
+
+class LineSet:
+    """A set of line numbers as a byte per line (100 million lines: 100 MB, not gigabytes).
+
+    >>> s = LineSet(); s.add(5), s.add(5), (5 in s, 4 in s, 10**9 in s)
+    (True, False, (True, False, False))
+    """
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+
+    def add(self, n: int) -> bool:
+        """Add ``n``; False if it was there already."""
+        if n >= len(self._bits):
+            self._bits.extend(bytes(max(n + 1 - len(self._bits), len(self._bits))))
+        was = self._bits[n]
+        self._bits[n] = 1
+        return not was
+
+    def __contains__(self, n: int) -> bool:
+        return n < len(self._bits) and self._bits[n] == 1
+
+
+def scan_lines(path: str, done: LineSet) -> tuple[int, int]:
+    """Add the line numbers recorded in a result or errors file to ``done``.
+
+    Returns (records, good_size): the byte size up to the last whole record. What follows it
+    is a torn tail (an interrupted write) to cut off. A bad record followed by good ones means
+    the file is not ours, or was damaged: :class:`InputError`.
+    """
+    records = 0
+    good = 0
+    offset = 0
+    torn_at: int | None = None
+    with open(path, "rb") as f:
+        for k, raw in enumerate(f, 1):
+            m = RESULT_LINE.match(raw)
+            whole = m is not None and raw.endswith(b"}\n")
+            if whole and torn_at is None:
+                done.add(int(m.group(1)))  # type: ignore[union-attr]
+                records += 1
+                good = offset + len(raw)
+            elif whole:
+                raise InputError(f"{path} line {torn_at} is not a batch record, but later "
+                                 "lines are: the file is damaged or not from capsa batch")
+            elif torn_at is None:
+                torn_at = k
+            offset += len(raw)
+    return records, good
+
+
+class Appender:
+    """A file opened for appending whole records: one ``write`` + ``fsync`` per call, under an
+    exclusive lock (two runs must not write the same file)."""
+
+    def __init__(self, path: str, keep: int | None = None):
+        self.path = path
+        existed = os.path.exists(path)
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover - not POSIX
+            pass
+        except OSError:
+            os.close(self.fd)
+            raise InputError(f"{path} is being written by another capsa batch") from None
+        self.dropped = 0
+        if keep is not None:
+            size = os.fstat(self.fd).st_size
+            if size > keep:
+                os.ftruncate(self.fd, keep)
+                os.fsync(self.fd)
+                self.dropped = size - keep
+        if not existed:
+            fsync_dir(path)
+
+    def append(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+        os.fsync(self.fd)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    except OSError:  # pragma: no cover
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives inside the block until the block is over."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda sig, frame: caught.append(sig))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

@@ -1,0 +1,395 @@
+"""``capsa batch``: the best arrangement of every hand of a file, durable and resumable.
+
+Input, one hand per line (line numbers count every physical line, from 1):
+
+- plain text: ``As Kd 10h 9c ...`` (13 cards);
+- or JSON: a string of cards, a list of cards, or ``{"hand": ..., "id": ...}`` (``id`` a
+  string or integer, copied to the output);
+- blank lines and lines starting with ``#`` are skipped.
+
+Output, JSON lines appended to OUT in whole chunks as they finish (one ``write`` and an
+``fsync`` per chunk): ``{"line": N, "id"?: ..., "hand": [...], "front": [...], "middle": [...],
+"back": [...], "ev": x}``. A bad line goes to the errors file as ``{"line": N, "error": ...}``
+and the run goes on. A line is done once it is in OUT or in the errors file: a rerun skips
+it, so every input line lands exactly once whatever interrupted the run before. A torn tail
+(a crash mid-write) is cut off on rerun. Delete the errors file to try its lines again.
+
+>>> parse_line('{"hand": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "id": 7}')[1]
+7
+>>> out = solve_lines([(3, "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s"), (4, "As As")],
+...                   ("standard", 1, "table", 100, 0))
+>>> (out.solved, out.failed, out.errors.decode())
+(1, 1, '{"line": 4, "error": "duplicate card \\'As\\'"}\\n')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from solver.batch.output import (
+    Appender,
+    LineSet,
+    scan_lines,
+    sigint_deferred,
+)
+from solver.errors import InputError
+from solver.executors.dask import DaskExecutor, connect, require_distributed
+from solver.executors.inline import InlineExecutor
+from solver.executors.pool import PoolExecutor
+from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.solve import MAX_SAMPLES, best_many
+from solver.games.capsa.splits import parse_hand
+from solver.warmup import warm_up
+
+DEFAULT_CHUNK = 2000
+MAX_CHUNK = 1_000_000
+MAX_ERROR_CHARS = 300
+
+
+# ---------------------------------------------------------------- one line, one chunk
+def parse_line(text: str) -> tuple[np.ndarray, object]:
+    """(sorted card ids, id or None) of one input line; :class:`InputError` if it is bad."""
+
+    text = text.strip()
+    ident: object = None
+    if text[:1] in ('"', "[", "{"):
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise InputError(f"bad JSON: {exc}") from None
+        if isinstance(value, dict):
+            unknown = sorted(set(value) - {"hand", "id"})
+            if unknown:
+                raise InputError(f"unknown field{'s' if len(unknown) > 1 else ''} "
+                                 f"{', '.join(map(repr, unknown))}; fields are hand and id")
+            if "hand" not in value:
+                raise InputError('the object has no "hand"')
+            ident = value.get("id")
+            if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
+                raise InputError("id must be a string or an integer")
+            value = value["hand"]
+        if not isinstance(value, (str, list)):
+            raise InputError("a hand is a string of cards or a list of cards")
+        return parse_hand(value), ident
+    return parse_hand(text), ident
+
+
+@dataclass(frozen=True)
+class ChunkOutput:
+    """A solved chunk, already serialised: the main process only appends bytes."""
+
+    results: bytes
+    errors: bytes
+    solved: int
+    failed: int
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= MAX_ERROR_CHARS else message[:MAX_ERROR_CHARS] + "..."
+
+
+def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
+    """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
+    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them. Pure: safe to retry."""
+
+    hands: list[np.ndarray] = []
+    meta: list[tuple[int, object]] = []
+    errors: list[str] = []
+    for line, text in items:
+        try:
+            hand, ident = parse_line(text)
+        except InputError as exc:
+            errors.append(json.dumps({"line": line, "error": _short(str(exc))}, ensure_ascii=False))
+            continue
+        hands.append(hand)
+        meta.append((line, ident))
+    results = best_many(np.array(hands, dtype=np.int64).reshape(-1, 13), *args) if hands else []
+    lines = []
+    for (line, ident), res in zip(meta, results):
+        d: dict[str, Any] = {"line": line}
+        if ident is not None:
+            d["id"] = ident
+        d.update(res)
+        lines.append(json.dumps(d, ensure_ascii=False))
+    return ChunkOutput("".join(s + "\n" for s in lines).encode(),
+                       "".join(s + "\n" for s in errors).encode(), len(lines), len(errors))
+
+
+# ---------------------------------------------------------------- input
+@dataclass
+class InputCounts:
+    lines: int = 0
+    blank: int = 0
+    skipped: int = 0
+
+
+def _input_lines(stream: BinaryIO, done: LineSet, counts: InputCounts
+                 ) -> Iterator[tuple[int, str]]:
+    """(line number, text) of the lines still to do. Lines end at ``\\n`` only."""
+    for n, raw in enumerate(stream, 1):
+        counts.lines = n
+        text = raw.decode("utf-8", "replace").strip()
+        if n == 1:
+            text = text.lstrip("\ufeff").strip()
+        if not text or text.startswith("#"):
+            counts.blank += 1
+            continue
+        if n in done:
+            counts.skipped += 1
+            continue
+        yield n, text
+
+
+def _count_todo(path: str, done: LineSet) -> int:
+    todo = 0
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            text = raw.strip()
+            if n == 1:
+                text = text.lstrip(b"\xef\xbb\xbf").strip()
+            if text and not text.startswith(b"#") and n not in done:
+                todo += 1
+    return todo
+
+
+def _chunks(items: Iterable[tuple[int, str]], size: int) -> Iterator[tuple[tuple[int, str], ...]]:
+    buf: list[tuple[int, str]] = []
+    for item in items:
+        buf.append(item)
+        if len(buf) == size:
+            yield tuple(buf)
+            buf = []
+    if buf:
+        yield tuple(buf)
+
+
+# ---------------------------------------------------------------- the run
+@dataclass
+class Summary:
+    solved: int = 0
+    skipped: int = 0
+    errors: int = 0
+    blank_or_comment: int = 0
+    input_lines: int = 0
+    torn_bytes_dropped: int = 0
+    elapsed_seconds: float = 0.0
+    hands_per_second: float = 0.0
+    interrupted: bool = False
+    output: str = ""
+    errors_file: str = ""
+    backend: str = ""
+    workers: int = 0
+    pool_restarts: int = 0
+
+    def text(self) -> str:
+        state = "interrupted" if self.interrupted else "done"
+        s = (f"capsa batch {state}: {self.solved:,} hands solved, {self.skipped:,} skipped as "
+             f"already done, {self.errors:,} errors, {self.elapsed_seconds:.1f} s, "
+             f"{self.hands_per_second:,.0f} hands/s ({self.backend}, {self.workers} "
+             f"worker{'s' if self.workers != 1 else ''})")
+        if self.torn_bytes_dropped:
+            s += f"; dropped a torn tail of {self.torn_bytes_dropped} bytes"
+        if self.errors:
+            s += f"; errors in {self.errors_file}"
+        return s
+
+
+@dataclass
+class BatchConfig:
+    input: str
+    output: str
+    errors_file: str | None = None
+    rules: object = "standard"
+    opponents: int = 3
+    method: str = "table"
+    samples: int = 1000
+    seed: int = 0
+    workers: int | None = None
+    chunk_size: int = DEFAULT_CHUNK
+    scheduler: str | None = None
+    cluster: str | None = None
+    ordered: bool = False
+    progress: bool = True
+    # called after each chunk is written (tests use it to interrupt a run at a known point)
+    on_chunk: Callable[[int], None] | None = field(default=None, repr=False)
+
+    @property
+    def args(self) -> tuple:
+        return (self.rules, self.opponents, self.method, self.samples, self.seed)
+
+
+def check_config(cfg: BatchConfig) -> None:
+    """Every command-line problem, before any output file is touched."""
+
+    resolve_rules(cfg.rules)  # type: ignore[arg-type]
+    if cfg.method not in ("table", "montecarlo"):
+        raise InputError(f"--method must be table or montecarlo, got {cfg.method!r}")
+    for name, value, low, high in (("--opponents", cfg.opponents, 1, 3),
+                                   ("--samples", cfg.samples, 1, MAX_SAMPLES),
+                                   ("--seed", cfg.seed, 0, 2**63 - 1),
+                                   ("--chunk-size", cfg.chunk_size, 1, MAX_CHUNK),
+                                   ("--workers", 1 if cfg.workers is None else cfg.workers, 1, 1024)):
+        if not low <= value <= high:
+            raise InputError(f"{name} must be between {low} and {high}, got {value}")
+    if cfg.scheduler and cfg.cluster:
+        raise InputError("give --scheduler or --cluster, not both")
+    if cfg.cluster not in (None, "local"):
+        raise InputError(f"--cluster must be 'local', got {cfg.cluster!r}")
+    if cfg.input != "-":
+        if not os.path.exists(cfg.input):
+            raise InputError(f"cannot read {cfg.input}: no such file")
+        if os.path.isdir(cfg.input) or not os.access(cfg.input, os.R_OK):
+            raise InputError(f"cannot read {cfg.input}: not a readable file")
+    for what, path in (("output", cfg.output), ("errors file", _errors_path(cfg))):
+        if path == "-":
+            raise InputError(f"the {what} must be a file (it is appended to and resumed)")
+        if os.path.isdir(path):
+            raise InputError(f"the {what} {path} is a directory")
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise InputError(f"cannot write {path}: no directory {parent}")
+        if os.path.exists(path) and not os.access(path, os.W_OK) \
+                or not os.path.exists(path) and not os.access(parent, os.W_OK):
+            raise InputError(f"cannot write {path}: permission denied")
+    if cfg.input != "-" and os.path.abspath(cfg.input) == os.path.abspath(cfg.output):
+        raise InputError("the output file is the input file")
+    if cfg.scheduler or cfg.cluster:
+        require_distributed()
+
+
+def _errors_path(cfg: BatchConfig) -> str:
+    return cfg.errors_file or cfg.output + ".errors.jsonl"
+
+
+def _make_executor(cfg: BatchConfig) -> tuple[Any, str, Callable[[], None]]:
+    """(executor, backend name, cleanup)."""
+    if cfg.scheduler or cfg.cluster:
+        client, cluster = connect(cfg.scheduler, cfg.workers or 2)
+
+        def cleanup() -> None:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+        try:
+            ex = DaskExecutor(client, solve_lines, cfg.args)
+            name = f"dask {cfg.scheduler}" if cfg.scheduler else "dask local cluster"
+        except BaseException:
+            cleanup()
+            raise
+        return ex, name, cleanup
+    workers = cfg.workers or os.cpu_count() or 1
+    if workers == 1:
+        warm_up()
+        return InlineExecutor(solve_lines, cfg.args), "in process", lambda: None
+    return PoolExecutor(solve_lines, cfg.args, workers), "local processes", lambda: None
+
+
+def run_batch(cfg: BatchConfig) -> Summary:
+    """Solve every line of ``cfg.input`` not yet in the output; see the module docstring."""
+    start = time.perf_counter()
+    check_config(cfg)
+    err_path = _errors_path(cfg)
+    done = LineSet()
+    keep_out = keep_err = None
+    if os.path.exists(cfg.output):
+        _, keep_out = scan_lines(cfg.output, done)
+    if os.path.exists(err_path):
+        _, keep_err = scan_lines(err_path, done)
+    total = None
+    if cfg.progress and cfg.input != "-":
+        total = _count_todo(cfg.input, done)
+
+    executor, backend, cleanup = _make_executor(cfg)
+    summary = Summary(output=cfg.output, errors_file=err_path, backend=backend,
+                      workers=getattr(executor, "workers", 1))
+    counts = InputCounts()
+    out = errs = None
+    bar = None
+    solve_start = time.perf_counter()
+    try:
+        out = Appender(cfg.output, keep_out)
+        summary.torn_bytes_dropped += out.dropped
+        if keep_err is not None:  # only ever created when there is an error to write
+            errs = Appender(err_path, keep_err)
+            summary.torn_bytes_dropped += errs.dropped
+        if cfg.progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr,
+                       smoothing=0.05, dynamic_ncols=True, desc="capsa batch")
+        stream = open(cfg.input, "rb") if cfg.input != "-" else sys.stdin.buffer
+        try:
+            chunks = _chunks(_input_lines(stream, done, counts), cfg.chunk_size)
+            window = max(2, 3 * summary.workers) if not cfg.ordered else 4 * summary.workers + 2
+            pending: set[int] = set()
+            buffered: dict[int, ChunkOutput] = {}
+            next_index = 0  # next chunk to submit
+            next_write = 0  # next chunk to write, in --ordered mode
+            exhausted = False
+            written = 0
+            while True:
+                while not exhausted and len(pending) + len(buffered) < window:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        exhausted = True
+                        break
+                    executor.submit(next_index, chunk)
+                    pending.add(next_index)
+                    next_index += 1
+                if not pending:
+                    break
+                index, result = executor.next_done()
+                pending.discard(index)
+                ready: list[ChunkOutput] = []
+                if cfg.ordered:
+                    buffered[index] = result
+                    while next_write in buffered:
+                        ready.append(buffered.pop(next_write))
+                        next_write += 1
+                else:
+                    ready.append(result)
+                for res in ready:
+                    with sigint_deferred():  # a chunk is written and counted, or not at all
+                        if res.errors:
+                            if errs is None:
+                                errs = Appender(err_path)
+                            errs.append(res.errors)
+                        if res.results:
+                            out.append(res.results)
+                        summary.solved += res.solved
+                        summary.errors += res.failed
+                    written += 1
+                    if bar is not None:
+                        bar.update(res.solved + res.failed)
+                    if cfg.on_chunk is not None:
+                        cfg.on_chunk(written)
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        executor.close()
+        if bar is not None:
+            bar.close()
+        for f in (out, errs):
+            if f is not None:
+                f.close()
+        cleanup()
+    summary.pool_restarts = getattr(executor, "restarts", 0)
+    summary.skipped = counts.skipped
+    summary.blank_or_comment = counts.blank
+    summary.input_lines = counts.lines
+    now = time.perf_counter()
+    summary.elapsed_seconds = round(now - start, 3)
+    summary.hands_per_second = round(summary.solved / max(now - solve_start, 1e-9), 1)
+    return summary

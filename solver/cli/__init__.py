@@ -1,0 +1,40 @@
+"""The ``capsa`` command: one module per sub-command, the only package that knows argparse.
+
+Errors in the input print one line (``capsa: error: ...``) and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from solver.cli import arrange, batch, moves, score, serve, valid
+from solver.cli.common import EXIT_INPUT_ERROR, Parser
+from solver.errors import InputError
+
+__all__ = ["EXIT_INPUT_ERROR", "build_parser", "main"]
+
+COMMANDS = (arrange, valid, score, batch, moves, serve)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="capsa", description="Capsa Susun solver and sibling game engines")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for command in COMMANDS:
+        command.add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"capsa: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
+    except KeyboardInterrupt:
+        print("capsa: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

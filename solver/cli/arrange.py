@@ -1,0 +1,47 @@
+"""``capsa arrange HAND``: the best arrangements of 13 cards, ranked by expected points."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from solver.cli.common import rules_argument
+from solver.games.capsa.solve import arrange
+
+
+def format_arrange(res: dict) -> str:
+    lines = [f"hand: {' '.join(res['hand'])}",
+             f"valid arrangements: {res['valid_arrangements']:,}   method: {res['method']}, "
+             f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"]
+    if res["natural"]:
+        lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
+    for i, a in enumerate(res["arrangements"], 1):
+        lines.append(f"#{i}  ev {a['ev']:+.3f}   scoop {a['scoop']:.1%}   royalties {a['royalties']}")
+        for row in a["rows"]:
+            cards = " ".join(a[row["row"]])
+            lines.append(f"    {row['row']:<6} {cards:<15} {row['kind']:<15} "
+                         f"win {row['win']:6.1%}  tie {row['tie']:5.1%}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
+                  args.top, opponent_hands=args.opponent_hand or None).to_dict()
+    print(json.dumps(res, ensure_ascii=False) if args.json else format_arrange(res))
+    return 0
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("arrange", help="rank the arrangements of 13 cards by expected points")
+    p.add_argument("hand", help='13 cards, e.g. "As Kd Qh ..."')
+    p.add_argument("--rules", type=rules_argument, default="standard",
+                   help="preset name (standard, basic, two-four, indonesia) or JSON object")
+    p.add_argument("--opponents", type=int, default=3, help="1 to 3 (default 3)")
+    p.add_argument("--method", default="table", help="table (default), montecarlo or known")
+    p.add_argument("--samples", type=int, default=1000, help="Monte Carlo deals (default 1000)")
+    p.add_argument("--seed", type=int, default=None, help="Monte Carlo seed")
+    p.add_argument("--top", type=int, default=5, help="arrangements to show (default 5)")
+    p.add_argument("--opponent-hand", action="append", metavar="CARDS",
+                   help="an opponent's 13 cards (method known; repeat per opponent)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)

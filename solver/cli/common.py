@@ -1,0 +1,67 @@
+"""What every ``capsa`` command shares: the one-line-error parser and argument types."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from solver.errors import InputError
+
+EXIT_INPUT_ERROR = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as :class:`InputError` (one line, exit status 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(message)
+
+
+def print_json(obj: object) -> None:
+    print(json.dumps(obj, ensure_ascii=False))
+
+
+def read_json(path: str) -> object:
+    """JSON from a file, or from standard input for ``-``."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = "standard input" if path == "-" else path
+        raise InputError(f"{where} is not valid JSON: {exc}") from None
+
+
+def rules_argument(text: str) -> object:
+    """``--rules``: a preset name, or a JSON object of preset plus overrides."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"--rules is not valid JSON: {exc}") from None
+    return text
+
+
+def int_arg(name: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An integer argument named ``name`` (for its error message), optionally bounded."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}, got {value}")
+        return value
+
+    parse.__name__ = name
+    return parse

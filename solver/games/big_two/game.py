@@ -1,0 +1,58 @@
+"""Big Two's registry entry: metadata, options, bots and the ``moves`` query."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.games.base import GameInfo, MoveArg, Option, from_json_via
+from solver.games.big_two import moves_result
+from solver.games.big_two.engine import BaselineBot, RandomBot, new_game
+from solver.games.big_two.moves import BigTwoRules, warm_up
+
+
+def moves(hand: Any, current: Any = None, first_trick: bool = False, required: Any = None,
+          straights: str = "rank-order", flush_order: str = "rank", bomb_on_two: bool = True
+          ) -> dict[str, Any]:
+    rules = BigTwoRules(straights=straights, flush_order=flush_order, bomb_on_two=bomb_on_two)
+    return moves_result(hand, current or None, first_trick, rules, required)
+
+
+def format_moves(result: dict[str, Any]) -> str:
+    lines = [f"{m['kind']:<15} {' '.join(m['cards'])}" for m in result["moves"]]
+    lines.append("pass allowed" if result["can_pass"] else "leading: no pass")
+    return "\n".join(lines)
+
+
+GAME = GameInfo(
+    name="big-two",
+    title="Capsa Banting (Big Two)",
+    new_game=new_game,
+    from_json=from_json_via(new_game, "big-two"),
+    players=(2, 4),
+    zero_sum=False,
+    simultaneous=False,
+    options=(
+        Option("straights", "rank-order", "poker adds A-2-3-4-5 and 2-3-4-5-6 as the top straights",
+               ("rank-order", "poker")),
+        Option("flush_order", "rank", "flushes compare by ranks then suit, or by suit first",
+               ("rank", "suit")),
+        Option("bomb_on_two", True, "four of a kind + 1 or a straight flush may beat a single 2"),
+        Option("zero_sum", False, "the winner collects the losers' penalties"),
+        Option("players", 4, "seats at the table", minimum=2, maximum=4),
+    ),
+    aliases=("capsa-banting", "big2"),
+    bots={"baseline": lambda: BaselineBot(), "random": lambda: RandomBot()},
+    moves=moves,
+    moves_args=(
+        MoveArg("hand", 'the hand, e.g. "3d 4c 7s 7h 2s"', positional=True),
+        MoveArg("current", "the play to beat (omit to lead)"),
+        MoveArg("first_trick", "opening lead: every play must hold 3d (or --required)", flag=True),
+        MoveArg("required", "card every play must hold (the lowest card dealt with 2-3 players)"),
+        MoveArg("straights", "straight order", choices=("rank-order", "poker"), default="rank-order"),
+        MoveArg("flush_order", "flush comparison", choices=("rank", "suit"), default="rank"),
+        MoveArg("bomb_on_two", "four of a kind / straight flush may not beat a single 2",
+                flag=True, negate="no-bomb-on-two", default=True),
+    ),
+    format_moves=format_moves,
+    warm_up=warm_up,
+)

@@ -1,0 +1,320 @@
+"""Capsa Susun behind the game contract: a table of 2 to 4 seats, each setting its 13 cards.
+
+Setting the rows is a simultaneous move: every seat moves once, in seat order, and no seat
+sees another's rows (or cards) before all are set; then the referee settles the table. A
+move is an arrangement that does not foul, or the declaration of a natural the hand holds
+(fouls are refused: a player never gains by one, and the web page shows them live).
+
+>>> state = new_game(seed=1, rules={"players": 2})
+>>> state.current_player, len(state.legal_moves()) > 10_000
+(0, True)
+>>> state.observation(0)["hands"][1] is None     # seat 1's cards are hidden
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+import numpy as np
+
+from solver.cards import format_cards, parse_cards
+from solver.errors import CardError, IllegalMoveError, InputError
+from solver.games.base import TERMINAL, GameInfo, GameState, Option, from_json_via
+from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, make_seat, score
+from solver.games.capsa.rules import PRESETS, Rules, resolve_rules
+from solver.games.capsa.solve import arrange, warm_up
+from solver.games.capsa.splits import (
+    Arrangement,
+    all_valid_splits,
+    parse_hand,
+    unpack_split,
+)
+
+HAND_SIZE = 13
+DEFAULT_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class CapsaMove:
+    """Rows set (``kind`` ``arrangement``) or a natural declared (``kind`` ``natural``)."""
+
+    cards: tuple[int, ...]
+    kind: str
+    arrangement: Arrangement | None = None
+    natural: str | None = None
+
+    @classmethod
+    def rows(cls, arrangement: Arrangement) -> CapsaMove:
+        return cls(tuple(sorted(arrangement.cards)), "arrangement", arrangement)
+
+    @classmethod
+    def declare(cls, hand: Sequence[int], natural: str) -> CapsaMove:
+        return cls(tuple(sorted(int(c) for c in hand)), "natural", natural=natural)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"cards": format_cards(self.cards), "kind": self.kind}
+        if self.arrangement is not None:
+            d.update(self.arrangement.to_dict())
+        if self.natural is not None:
+            d["natural"] = self.natural
+        return d
+
+    def seat_entry(self) -> Arrangement | dict[str, Any]:
+        """What the referee takes for this move."""
+        return self.arrangement if self.arrangement is not None else {"hand": list(self.cards)}
+
+    def __str__(self) -> str:
+        if self.arrangement is None:
+            return f"natural {self.natural}"
+        return " | ".join(" ".join(format_cards(r)) for r in self.arrangement.rows())
+
+
+class CapsaMoves(Sequence[CapsaMove]):
+    """The legal moves of one hand, built lazily (about 22,000 valid splits on average)."""
+
+    def __init__(self, hand: np.ndarray, packed: np.ndarray, natural: str | None):
+        self._hand, self._packed, self._natural = hand, packed, natural
+
+    def __len__(self) -> int:
+        return len(self._packed) + (self._natural is not None)
+
+    @overload
+    def __getitem__(self, i: int) -> CapsaMove: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[CapsaMove]: ...
+
+    def __getitem__(self, i: int | slice) -> CapsaMove | list[CapsaMove]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i == len(self._packed):
+            return CapsaMove.declare(self._hand, self._natural)  # type: ignore[arg-type]
+        return CapsaMove.rows(unpack_split(self._hand, int(self._packed[i])))
+
+    def __iter__(self) -> Iterator[CapsaMove]:
+        return (self[i] for i in range(len(self)))
+
+
+def _split_rules(rules: Any) -> tuple[Rules, int | None]:
+    """(Capsa rules, players or None) from the contract's ``rules`` (``players`` is an option
+    of the table, beside the scoring rules)."""
+    if isinstance(rules, Mapping) and "players" in rules:
+        options = dict(rules)
+        players = options.pop("players")
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InputError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}")
+        return resolve_rules(options or None), players
+    return resolve_rules(rules), None
+
+
+class CapsaState(GameState):
+    """One Capsa Susun table from the deal to the referee's settlement."""
+
+    game_name = "capsa"
+
+    def __init__(self, hands: Sequence[np.ndarray], rules: Rules):
+        self.rules = rules
+        self.num_players = len(hands)
+        self._hands = [np.sort(np.asarray(h, dtype=np.int64)) for h in hands]
+        self._moves: list[CapsaMove | None] = [None] * self.num_players
+        self.history: list[tuple[int, CapsaMove]] = []
+        self._result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ turn order
+    @property
+    def current_player(self) -> int:
+        for p, m in enumerate(self._moves):
+            if m is None:
+                return p
+        return TERMINAL
+
+    def players_to_act(self) -> list[int]:
+        return [p for p, m in enumerate(self._moves) if m is None]
+
+    def is_terminal(self) -> bool:
+        return all(m is not None for m in self._moves)
+
+    def hand(self, player: int) -> list[int]:
+        return [int(c) for c in self._hands[player]]
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self, player: int | None = None) -> CapsaMoves:
+        p = self.current_player if player is None else player
+        if p == TERMINAL or self._moves[p] is not None:
+            return CapsaMoves(np.empty(0, np.int64), np.empty(0, np.int64), None)
+        hand = self._hands[p]
+        packed, _, _ = all_valid_splits(hand, self.rules)
+        natural = detect_natural(hand, self.rules)
+        return CapsaMoves(hand, packed, natural.kind if natural else None)
+
+    def parse_move(self, doc: Any) -> CapsaMove:
+        if isinstance(doc, CapsaMove):
+            return doc
+        if not isinstance(doc, Mapping):
+            raise InputError("a Capsa move is an object: {front, middle, back} or "
+                             "{kind: 'natural', cards}")
+        if doc.get("kind") == "natural" or set(doc) == {"hand"}:
+            cards = parse_cards(doc.get("cards", doc.get("hand")), count=HAND_SIZE)
+            return CapsaMove.declare(cards, str(doc.get("natural", "")))
+        missing = [k for k in ("front", "middle", "back") if k not in doc]
+        if missing:
+            raise InputError(f"a Capsa move needs front, middle and back; missing {', '.join(missing)}")
+        return CapsaMove.rows(Arrangement.parse(doc["front"], doc["middle"], doc["back"]))
+
+    def apply(self, move: Any) -> None:
+        p = self.current_player
+        if p == TERMINAL:
+            raise IllegalMoveError("the table is settled: every seat has set its hand")
+        move = self.parse_move(move)
+        hand = tuple(int(c) for c in self._hands[p])
+        if tuple(sorted(move.cards)) != hand:
+            raise IllegalMoveError(f"seat {p} holds {' '.join(format_cards(hand))}, "
+                                   f"not {' '.join(format_cards(sorted(move.cards)))}")
+        if move.kind == "natural":
+            natural = detect_natural(self._hands[p], self.rules)
+            if natural is None:
+                raise IllegalMoveError(f"seat {p}'s hand holds no natural under these rules")
+            move = CapsaMove.declare(hand, natural.kind)
+        else:
+            seat = make_seat(move.arrangement, self.rules, p)  # type: ignore[arg-type]
+            if seat.foul:
+                raise IllegalMoveError("the arrangement fouls: the back must be at least the "
+                                       "middle, and the middle at least the front")
+        self._moves[p] = move
+        self.history.append((p, move))
+        if self.is_terminal():
+            self._result = score([m.seat_entry() for m in self._moves],  # type: ignore[union-attr]
+                                 self.rules).to_dict()
+
+    def returns(self) -> list[float]:
+        if self._result is None:
+            return [0.0] * self.num_players
+        return [float(p["points"]) for p in self._result["players"]]
+
+    def result(self) -> dict[str, Any] | None:
+        """The referee's settlement (per seat and per opponent) once the table is settled."""
+        return self._result
+
+    def clone(self) -> CapsaState:
+        other = object.__new__(CapsaState)
+        other.__dict__.update(self.__dict__)
+        other._hands = list(self._hands)
+        other._moves = list(self._moves)
+        other.history = list(self.history)
+        return other
+
+    # ------------------------------------------------------------------ views and documents
+    def observation(self, player: int) -> dict[str, Any]:
+        done = self.is_terminal()
+        return {
+            "game": self.game_name, "player": player, "num_players": self.num_players,
+            "rules": self.rules_json(),
+            "hands": [format_cards(h) if done or q == player else None
+                      for q, h in enumerate(self._hands)],
+            "set": [m is not None for m in self._moves],
+            "moves": [m.to_json() if m is not None and (done or q == player) else None
+                      for q, m in enumerate(self._moves)],
+            "to_act": self.players_to_act(),
+            "result": self._result,
+        }
+
+    def hidden_cards(self, player: int) -> set[int]:
+        if self.is_terminal():
+            return set()
+        return {int(c) for q, h in enumerate(self._hands) if q != player for c in h}
+
+    def deal_json(self) -> dict[str, Any]:
+        return {"hands": [format_cards(h) for h in self._hands]}
+
+    def rules_json(self) -> dict[str, Any]:
+        return {**self.rules.to_dict(), "players": self.num_players}
+
+    def __repr__(self) -> str:
+        return f"CapsaState(players={self.num_players}, set={[m is not None for m in self._moves]})"
+
+
+def deal(seed: int | None, players: int) -> list[np.ndarray]:
+    """Shuffle with ``seed`` and give 13 cards to each seat (the rest are not dealt)."""
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return [np.array(sorted(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE]), dtype=np.int64)
+            for p in range(players)]
+
+
+def new_game(seed: int | None = None, hands: Any = None, rules: Any = None) -> CapsaState:
+    """Deal a table from ``seed``, or seat the given hands (2 to 4 lists of 13 cards, or the
+    ``deal_json()`` document). ``rules``: a preset name or options, plus ``players``."""
+    r, players = _split_rules(rules)
+    if hands is None:
+        return CapsaState(deal(seed, players or DEFAULT_PLAYERS), r)
+    if isinstance(hands, Mapping):
+        hands = hands.get("hands")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) \
+            or not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise CardError(f"hands must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} hands of 13 cards")
+    parsed, problems, seen = [], [], set()
+    for p, h in enumerate(hands):
+        try:
+            arr = parse_hand(h)
+        except CardError as exc:
+            problems.extend(f"hand {p}: {m}" for m in exc.problems)
+            continue
+        twice = seen & set(arr.tolist())
+        if twice:
+            problems.append(f"hand {p}: {' '.join(format_cards(sorted(twice)))} dealt twice")
+        seen |= set(arr.tolist())
+        parsed.append(arr)
+    if problems:
+        raise CardError(problems)
+    if players is not None and players != len(parsed):
+        raise InputError(f"players is {players} but {len(parsed)} hands were given")
+    return CapsaState(parsed, r)
+
+
+def _solver_bot(method: str, samples: int = 0):
+    """A bot that sets its hand with :func:`~solver.games.capsa.solve.arrange` (and declares a
+    natural when it holds one), from its observation only."""
+
+    def bot(observation: Mapping[str, Any], moves: Sequence[CapsaMove], rng: random.Random
+            ) -> CapsaMove:
+        me = observation["player"]
+        hand = observation["hands"][me]
+        rules = {k: v for k, v in observation["rules"].items() if k != "players"}
+        res = arrange(hand, rules, observation["num_players"] - 1, method, samples or 1000,
+                      seed=rng.getrandbits(63), top=1)
+        if res.natural is not None:
+            return CapsaMove.declare(parse_cards(hand), res.natural.kind)
+        return CapsaMove.rows(res.best.arrangement)
+
+    bot.__name__ = f"{method}_bot"
+    return bot
+
+
+GAME = GameInfo(
+    name="capsa",
+    title="Capsa Susun (13-card Chinese poker)",
+    new_game=new_game,
+    from_json=from_json_via(new_game, "capsa"),
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    zero_sum=True,
+    simultaneous=True,
+    options=(
+        Option("preset", "standard", "rule preset", tuple(PRESETS)),
+        Option("players", DEFAULT_PLAYERS, "seats at the table", minimum=MIN_PLAYERS,
+               maximum=MAX_PLAYERS),
+    ),
+    aliases=("capsa-susun",),
+    bots={"table": lambda: _solver_bot("table"),
+          "montecarlo": lambda: _solver_bot("montecarlo", 1000)},
+    warm_up=warm_up,
+)

@@ -1,0 +1,39 @@
+"""Every numba kernel of Capsa Susun: arrays in, arrays out, no Python objects.
+
+One module per concern: ``evaluate`` (row strengths), ``splits`` (the 72,072 splits and
+foul filter), ``naturals``, ``table`` (the table strategy's values and best splits),
+``settle`` (exact settlement for Monte Carlo and known opponents), ``rules`` (scoring codes,
+the single-royalty rule). Lookup tables come in as arguments (see
+:mod:`solver.games.capsa.lookup`); hot loops stay flat (numba adds reference counting to
+helpers that take arrays inside them).
+"""
+
+from solver.games.capsa.kernels.evaluate import (
+                                               strength3,
+                                               strength5,
+                                               strengths5_all,
+                                               subset_strengths,
+)
+from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
+from solver.games.capsa.kernels.rules import BASIC, ONE_SIX, SCOOP_ONE, TWO_FOUR
+from solver.games.capsa.kernels.settle import score_candidates
+from solver.games.capsa.kernels.splits import (
+                                               best_natural_split,
+                                               count_valid,
+                                               count_valid_many,
+                                               naive_best_many,
+                                               pareto_front,
+                                               top_indices,
+                                               valid_splits,
+)
+from solver.games.capsa.kernels.table import (
+                                               table_best_many,
+                                               table_best_many_full,
+                                               table_valid_evs,
+)
+
+__all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_valid",
+           "count_valid_many", "naive_best_many", "natural_kind", "natural_kinds", "pareto_front",
+           "score_candidates", "strength3", "strength5", "strengths5_all", "subset_strengths",
+           "table_best_many", "table_best_many_full", "table_valid_evs", "top_indices",
+           "valid_splits"]

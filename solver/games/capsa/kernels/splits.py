@@ -1,0 +1,169 @@
+"""The 72,072 ordered splits: counting, listing, and picking by row strengths."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver._jit import njit
+from solver.games.capsa.kernels.evaluate import subset_strengths
+
+
+@njit
+def count_valid(v5, v3, pairs):
+    """Number of ordered splits with back >= middle >= front (branch-free over the pairs)."""
+    n = 0
+    for p in pairs:
+        va = v5[p & 2047]
+        vb = v5[(p >> 11) & 2047]
+        vf = v3[p >> 22]
+        lo = min(va, vb)
+        n += (lo >= vf) * (1 + (va == vb))
+    return n
+
+
+@njit
+def count_valid_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, out):
+    """``count_valid`` for each row of an (N, 13) array of hands."""
+    v5 = np.empty(comb5.shape[0], dtype=np.int32)
+    v3 = np.empty(comb3.shape[0], dtype=np.int32)
+    for h in range(hands.shape[0]):
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        n = 0
+        for p in pairs:
+            va = v5[p & 2047]
+            vb = v5[(p >> 11) & 2047]
+            vf = v3[p >> 22]
+            lo = min(va, vb)
+            n += (lo >= vf) * (1 + (va == vb))
+        out[h] = n
+
+
+@njit
+def valid_splits(v5, v3, pairs, out):
+    """Write every valid ordered split as ``back | middle << 11 | front << 22``; returns count."""
+    n = 0
+    for p in pairs:
+        a = p & 2047
+        b = (p >> 11) & 2047
+        f = p >> 22
+        va = v5[a]
+        vb = v5[b]
+        vf = v3[f]
+        if va >= vb:
+            if vb >= vf:
+                out[n] = a | (b << 11) | (f << 22)
+                n += 1
+        if vb >= va:
+            if va >= vf:
+                out[n] = b | (a << 11) | (f << 22)
+                n += 1
+    return n
+
+
+@njit
+def best_natural_split(v5, v3, ok5, ok3, pairs):
+    """The split whose front satisfies ``ok3`` and both 5-card rows ``ok5``, maximising
+    (back, middle, front) strengths; packed as in ``valid_splits``, or -1 when none."""
+    best = -1
+    bb = -1
+    bm = -1
+    bf = -1
+    for p in pairs:
+        a = p & 2047
+        b = (p >> 11) & 2047
+        f = p >> 22
+        if ok3[f] and ok5[a] and ok5[b]:
+            va = v5[a]
+            vb = v5[b]
+            if va < vb:
+                a, b = b, a
+                va, vb = vb, va
+            vf = v3[f]
+            if (va > bb or (va == bb and (vb > bm or (vb == bm and vf > bf)))):
+                bb, bm, bf = va, vb, vf
+                best = a | (b << 11) | (f << 22)
+    return best
+
+
+@njit
+def pareto_front(rows, order):
+    """Indices (into ``rows``, shape (N, 3)) of the splits no other split weakly dominates in all
+    three row strengths; of equal triples only the first in ``order`` stays. ``order`` sorts the
+    rows by back, then middle, then front, all descending."""
+    keep = np.empty(rows.shape[0], dtype=np.int64)
+    k = 0
+    for idx in order:
+        f = rows[idx, 0]
+        m = rows[idx, 1]
+        b = rows[idx, 2]
+        dominated = False
+        for j in range(k):
+            q = keep[j]
+            if rows[q, 0] >= f and rows[q, 1] >= m and rows[q, 2] >= b:
+                dominated = True
+                break
+        if not dominated:
+            keep[k] = idx
+            k += 1
+    return keep[:k]
+
+
+# ---------------------------------------------------------------- naturals from counts
+
+
+@njit
+def naive_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, out_split, out_rows):
+    """The naive strategy: the valid split with the strongest back, then the strongest middle."""
+    v5 = np.empty(comb5.shape[0], dtype=np.int32)
+    v3 = np.empty(comb3.shape[0], dtype=np.int32)
+    for h in range(hands.shape[0]):
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        bb = -1
+        bm = -1
+        bf = -1
+        best_p = -1
+        for p in pairs:
+            a = p & 2047
+            b = (p >> 11) & 2047
+            f = p >> 22
+            va = v5[a]
+            vb = v5[b]
+            vf = v3[f]
+            if va < vb:
+                a, b = b, a
+                va, vb = vb, va
+            if vb < vf:
+                continue
+            if va > bb or (va == bb and (vb > bm or (vb == bm and vf > bf))):
+                bb, bm, bf = va, vb, vf
+                best_p = a | (b << 11) | (f << 22)
+        out_split[h] = best_p
+        out_rows[h, 0] = bf
+        out_rows[h, 1] = bm
+        out_rows[h, 2] = bb
+
+
+@njit
+def top_indices(values, keys, n, m):
+    """Indices of the ``m`` largest of ``values[:n]`` (ties: smaller ``keys`` first), best first;
+    one pass with a small sorted buffer instead of a full sort."""
+    m = min(m, n)
+    idx = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        v = values[i]
+        if k == m:
+            last = idx[k - 1]
+            if v < values[last] or (v == values[last] and keys[i] >= keys[last]):
+                continue
+            k -= 1
+        j = k
+        while j > 0:
+            q = idx[j - 1]
+            if values[q] > v or (values[q] == v and keys[q] < keys[i]):
+                break
+            idx[j] = q
+            j -= 1
+        idx[j] = i
+        k += 1
+    return idx[:k]

@@ -1,0 +1,212 @@
+"""The ``table`` strategy's value of a split, and the best split of many hands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver._jit import njit
+from solver.games.capsa.kernels.evaluate import subset_strengths
+from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR, keep_largest_royalty
+
+
+@njit
+def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single):
+    """Expected points against one opponent from per-row win/tie probabilities (rows taken as
+    independent), own royalty units ``r*`` and the opponent's expected royalty on its wins ``l*``."""
+    xf = 1.0 - wf - tf
+    xm = 1.0 - wm - tm
+    xb = 1.0 - wb - tb
+    ev = (wf - xf) + (wm - xm) + (wb - xb)
+    if scoring == TWO_FOUR:
+        # sign(wins - losses): distribution of the first two rows' sum, then the third
+        a2 = wf * wm
+        a1 = tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1 = tf * xm + xf * tm
+        b2 = xf * xm
+        ev += (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+    elif scoring != BASIC:
+        ev += bonus * (wf * wm * wb - xf * xm * xb)
+    if single:
+        rf, rm, rb = keep_largest_royalty(rf, rm, rb)
+    if net:
+        ev += rf + rm + rb
+    else:
+        ev += rf * wf + rm * wm + rb * wb - lf - lm - lb
+    return ev
+
+
+@njit
+def _term_buffers(n5, n3):
+    """Scratch arrays for the per-subset row terms: (win, tie, loss, royalty, opponent
+    royalty, separable value) for the 5-card subsets as middle, as back, then the fronts."""
+    out5 = [np.empty(n5) for _ in range(12)]
+    out3 = [np.empty(n3) for _ in range(6)]
+    return (out5[0], out5[1], out5[2], out5[3], out5[4], out5[5], out5[6], out5[7], out5[8],
+            out5[9], out5[10], out5[11], out3[0], out3[1], out3[2], out3[3], out3[4], out3[5])
+
+
+@njit
+def _row_terms(v, row, pw, pt, lr, roy, net, w, t, x, r, l, sep):
+    """Per-subset terms of one row: win, tie, loss, own royalty and the separable part of the
+    value (row result plus royalties, exact unless royalties are single)."""
+    for i in range(v.shape[0]):
+        s = v[i]
+        wi = pw[row, s]
+        ti = pt[row, s]
+        xi = 1.0 - wi - ti
+        w[i] = wi
+        t[i] = ti
+        x[i] = xi
+        r[i] = roy[row, s]
+        l[i] = lr[row, s]
+        if net:
+            sep[i] = wi - xi + roy[row, s]
+        else:
+            sep[i] = wi - xi + roy[row, s] * wi - lr[row, s]
+
+
+@njit
+def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
+                         pw, pt, lr, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
+    """Best split of each hand under the table strategy, trying every split (the reference for
+    :func:`table_best_many`, and the path for non-monotone royalties or single royalties)."""
+    v5 = np.empty(comb5.shape[0], dtype=np.int32)
+    v3 = np.empty(comb3.shape[0], dtype=np.int32)
+    splits = np.empty(2 * pairs.shape[0], dtype=np.int64)
+    evs = np.empty(2 * pairs.shape[0])
+    for h in range(hands.shape[0]):
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+                            splits, evs)
+        i = np.argmax(evs[:n])
+        best_p = splits[i]
+        out_split[h] = best_p
+        out_ev[h] = evs[i]
+        out_rows[h, 0] = v3[best_p >> 22]
+        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
+        out_rows[h, 2] = v5[best_p & 2047]
+
+
+# ---------------------------------------------------------------- exact settlement (MC, known)
+
+
+@njit
+def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                    front_floor, pw, pt, lr, roy, scoring, bonus, net,
+                    out_split, out_ev, out_rows):
+    """Best split of each hand under the table strategy, with branch and bound over backs.
+
+    The value grows with each row's strength (win chance, royalty), so a back ``a`` can at most
+    reach the value of (front = the strongest front class <= v(a), middle = v(a), back = a);
+    backs whose bound is below the best value found are skipped. Needs royalties that grow with
+    strength and no single-royalty rule (callers check); same values as the full search."""
+    n5 = comb5.shape[0]
+    n3 = comb3.shape[0]
+    v5 = np.empty(n5, dtype=np.int32)
+    v3 = np.empty(n3, dtype=np.int32)
+    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
+     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
+    ub = np.empty(n5)
+    for h in range(hands.shape[0]):
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        _row_terms(v5, 1, pw, pt, lr, roy, net, wm, tm, xm, rm, lm, sm)
+        _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
+        _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)
+        top = 0
+        for a in range(n5):
+            s = v5[a]
+            fs = front_floor[s]
+            u = _table_ev(pw[0, fs], pt[0, fs], pw[1, s], pt[1, s], wb[a], tb[a],
+                          roy[0, fs], roy[1, s], rb[a], lr[0, fs], lr[1, s], lb[a],
+                          scoring, bonus, net, False)
+            ub[a] = u
+            if u > ub[top]:
+                top = a
+        best = -1e300
+        best_p = -1
+        for step in range(n5 + 1):
+            a = top if step == 0 else step - 1
+            if (step > 0 and a == top) or ub[a] <= best:
+                continue
+            va = v5[a]
+            for j in range(56):
+                q = back_splits[a, j]
+                b = q & 2047
+                f = q >> 11
+                vb = v5[b]
+                if vb > va or v3[f] > vb:
+                    continue
+                if scoring == TWO_FOUR:
+                    w1 = wf[f]
+                    t1 = tf[f]
+                    x1 = xf[f]
+                    w2 = wm[b]
+                    t2 = tm[b]
+                    x2 = xm[b]
+                    a0 = w1 * x2 + t1 * t2 + x1 * w2
+                    ev = (sf[f] + sm[b] + sb[a] + w1 * w2 - x1 * x2
+                          + (t1 * w2 + w1 * t2) * (wb[a] + tb[a])
+                          - (t1 * x2 + x1 * t2) * (xb[a] + tb[a]) + a0 * (wb[a] - xb[a]))
+                else:
+                    ev = sf[f] + sm[b] + sb[a]
+                    if scoring != BASIC:
+                        ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
+                if ev > best:
+                    best = ev
+                    best_p = a | (b << 11) | (f << 22)
+        out_split[h] = best_p
+        out_ev[h] = best
+        out_rows[h, 0] = v3[best_p >> 22]
+        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
+        out_rows[h, 2] = v5[best_p & 2047]
+
+
+@njit
+def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+                    out_split, out_ev):
+    """Every valid ordered split (packed) with its table value, in one pass; returns the count.
+    Per-subset row terms are computed first so the pair loop reads small arrays only."""
+    n5 = v5.shape[0]
+    n3 = v3.shape[0]
+    (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
+     wf, tf, xf, rf, lf, sf) = _term_buffers(n5, n3)
+    _row_terms(v5, 1, pw, pt, lr, roy, net, wm, tm, xm, rm, lm, sm)
+    _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
+    _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)
+    simple = (scoring != TWO_FOUR) and not single
+    n = 0
+    for p in pairs:
+        a0 = p & 2047
+        b0 = (p >> 11) & 2047
+        f = p >> 22
+        va = v5[a0]
+        vb = v5[b0]
+        vf = v3[f]
+        lo = min(va, vb)
+        if lo < vf:
+            continue
+        for side in range(2):
+            if side == 0:
+                if va >= vb:
+                    a = a0
+                    b = b0
+                else:
+                    a = b0
+                    b = a0
+            else:
+                if va != vb:
+                    break
+                a = b0
+                b = a0
+            if simple:
+                ev = sf[f] + sm[b] + sb[a]
+                if scoring != BASIC:
+                    ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
+            else:
+                ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
+                               lf[f], lm[b], lb[a], scoring, bonus, net, single)
+            out_split[n] = a | (b << 11) | (f << 22)
+            out_ev[n] = ev
+            n += 1
+    return n

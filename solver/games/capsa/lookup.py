@@ -1,0 +1,198 @@
+"""Lookup tables for the Capsa Susun kernels, built once at import with numpy (about 20 ms).
+
+Every row (a 5-card hand or a 3-card front) gets a **strength**: a dense ordinal on one integer
+scale shared by fronts and 5-card rows, so ``>=`` between a middle and a front *is* the foul
+rule. The scale is built from a sort key per hand class:
+``(category, rank groups by size then rank, ...)`` padded with -1, so a front's missing kickers
+count lower than any card.
+
+Card words (``CARD_WORD[card]``, 64-bit) let a kernel evaluate 5 cards with 4 additions:
+bits 0-31 the rank key (sums of :data:`RANK_KEYS` identify a rank multiset), bits 32-47 one
+4-bit counter per suit (offset by 3, so a flush sets bit 3 of its counter), bits 48-63 the rank
+bits (their sum is the rank mask when the ranks differ, as they do in a flush).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+
+import numpy as np
+
+# Made by scripts/gen_rank_keys.py: every multiset of at most 5 ranks has its own key sum.
+RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
+KEY_SPACE = 4 * RANK_KEYS[12] + RANK_KEYS[11] + 1
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+ROYAL_FLUSH = 9  # a kind (for names and royalties), not a category of the ordering
+KIND_NAMES = ("high_card", "pair", "two_pair", "trips", "straight", "flush", "full_house",
+              "quads", "straight_flush", "royal_flush")
+WHEEL_MODES = ("lowest", "second")
+
+# A card's word: its rank key in bits 0-31, a per-suit counter (4 bits each) from bit 32, and
+# its rank bit from bit 48. Adding 3 to each suit counter (``SUIT_OFFSET``) carries into the
+# counter's top bit (``FLUSH_BITS``) only for five of a suit. The kernels use these constants.
+SUIT_OFFSET = np.uint64(0x3333) << np.uint64(32)
+FLUSH_BITS = np.uint64(0x8888) << np.uint64(32)
+KEY_MASK = np.uint64(0xFFFFFFFF)
+SHIFT_RANKS = np.uint64(48)
+
+
+def _card_words() -> np.ndarray:
+    words = np.zeros(52, dtype=np.uint64)
+    for card in range(52):
+        rank, suit = divmod(card, 4)
+        words[card] = (np.uint64(RANK_KEYS[rank]) | (np.uint64(1) << np.uint64(32 + 4 * suit))
+                       | (np.uint64(1) << np.uint64(48 + rank)))
+    return words
+
+
+CARD_WORD = _card_words()
+
+
+def _straight_top(ranks: set[int], wheel: str) -> float | None:
+    """Top of a 5-rank straight on the doubled scale, or None. Wheel: 'lowest' or 'second'."""
+    if len(ranks) != 5:
+        return None
+    lo, hi = min(ranks), max(ranks)
+    if hi - lo == 4:
+        return 2.0 * hi
+    if ranks == {12, 0, 1, 2, 3}:
+        return 2.0 * 3 if wheel == "lowest" else 2.0 * 11 + 1  # just below T-J-Q-K-A
+    return None
+
+
+def _groups(ranks: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(count, rank) groups, biggest group first, then higher rank."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    return sorted(((c, r) for r, c in counts.items()), reverse=True)
+
+
+def _pad(key: tuple) -> tuple:
+    return key + (-1,) * (7 - len(key))
+
+
+def key5(ranks: tuple[int, ...], flush: bool, wheel: str) -> tuple:
+    """Sort key of a 5-card hand from its ranks and whether it is a flush."""
+    groups = _groups(ranks)
+    shape = tuple(c for c, _ in groups)
+    order = tuple(r for _, r in groups)
+    top = _straight_top(set(ranks), wheel)
+    if top is not None:
+        return _pad((STRAIGHT_FLUSH if flush else STRAIGHT, top))
+    if flush:
+        return _pad((FLUSH,) + order)
+    category = {(4, 1): QUADS, (3, 2): FULL_HOUSE, (3, 1, 1): TRIPS, (2, 2, 1): TWO_PAIR,
+                (2, 1, 1, 1): PAIR, (1, 1, 1, 1, 1): HIGH_CARD}[shape]
+    return _pad((category,) + order)
+
+
+def key3(ranks: tuple[int, ...]) -> tuple:
+    """Sort key of a 3-card front: high card < pair < trips, missing kickers lowest."""
+    groups = _groups(ranks)
+    shape = tuple(c for c, _ in groups)
+    category = {(3,): TRIPS, (2, 1): PAIR, (1, 1, 1): HIGH_CARD}[shape]
+    return _pad((category,) + tuple(r for _, r in groups))
+
+
+def _rank_multisets(size: int) -> list[tuple[int, ...]]:
+    return [m for m in combinations_with_replacement(range(13), size)
+            if all(m.count(r) <= 4 for r in set(m))]
+
+
+class StrengthTables:
+    """Every table of one wheel mode: key-sum and flush lookups into the strength scale."""
+
+    def __init__(self, wheel: str):
+        self.wheel = wheel
+        plain5 = _rank_multisets(5)
+        flush5 = list(combinations(range(13), 5))
+        fronts = _rank_multisets(3)
+        keyed = ([(key5(m, False, wheel), 0, m) for m in plain5]
+                 + [(key5(m, True, wheel), 1, m) for m in flush5]
+                 + [(key3(m), 2, m) for m in fronts])
+        distinct = sorted({k for k, _, _ in keyed})
+        ordinal = {k: i for i, k in enumerate(distinct)}
+        self.size = len(distinct)
+        self.rank5 = np.full(KEY_SPACE, -1, dtype=np.int32)
+        self.rank3 = np.full(KEY_SPACE, -1, dtype=np.int32)
+        self.flush5 = np.full(1 << 13, -1, dtype=np.int32)
+        self.kind = np.zeros(self.size, dtype=np.int8)  # KIND_NAMES index per strength
+        self.is_front = np.zeros(self.size, dtype=np.bool_)
+        self.sort_key = distinct
+        for k, source, m in keyed:
+            s = ordinal[k]
+            kind = k[0]
+            if kind == STRAIGHT_FLUSH and set(m) == {8, 9, 10, 11, 12}:
+                kind = ROYAL_FLUSH
+            self.kind[s] = kind
+            keysum = sum(RANK_KEYS[r] for r in m)
+            if source == 0:
+                self.rank5[keysum] = s
+            elif source == 1:
+                self.flush5[sum(1 << r for r in m)] = s
+            else:
+                self.rank3[keysum] = s
+                self.is_front[s] = True
+        # for every strength, the strongest front strength at or below it (-1 if none)
+        floor = np.where(self.is_front, np.arange(self.size), -1)
+        self.front_floor = np.maximum.accumulate(floor).astype(np.int32)
+
+
+TABLES = {wheel: StrengthTables(wheel) for wheel in WHEEL_MODES}
+
+
+def _combos(n: int, k: int) -> np.ndarray:
+    return np.array(list(combinations(range(n), k)), dtype=np.int8)
+
+
+COMB5 = _combos(13, 5)  # (1287, 5) positions in a 13-card hand
+COMB3 = _combos(13, 3)  # (286, 3)
+
+
+def _split_pairs() -> np.ndarray:
+    """The 36,036 unordered pairs of disjoint 5-card subsets, with the front they leave.
+
+    Packed per pair: ``a | b << 11 | front << 22`` with ``a < b`` indices into COMB5 and
+    ``front`` an index into COMB3. An ordered split (back, middle) is a pair in one order or
+    the other: 2 x 36,036 = 72,072 = C(13,5) x C(8,5).
+    """
+    weights = 1 << np.arange(13, dtype=np.int64)
+    mask5 = (weights[COMB5]).sum(axis=1)
+    mask3 = (weights[COMB3]).sum(axis=1)
+    index5 = np.full(1 << 13, -1, dtype=np.int64)
+    index5[mask5] = np.arange(len(mask5))
+    index3 = np.full(1 << 13, -1, dtype=np.int64)
+    index3[mask3] = np.arange(len(mask3))
+    full = (1 << 13) - 1
+    rest = full ^ mask5  # (1287,) 8-card complements
+    bits = ((rest[:, None] >> np.arange(13)) & 1).astype(bool)
+    positions = np.array([np.flatnonzero(row) for row in bits])  # (1287, 8)
+    c85 = _combos(8, 5)
+    mid_masks = (weights[positions[:, c85]]).sum(axis=2)  # (1287, 56)
+    a = np.repeat(np.arange(len(mask5)), 56)
+    b = index5[mid_masks.ravel()]
+    front = index3[(full ^ mask5[a]) ^ mid_masks.ravel()]
+    keep = a < b
+    return (a[keep] | (b[keep] << 11) | (front[keep] << 22)).astype(np.int32)
+
+
+SPLIT_PAIRS = _split_pairs()
+N_ORDERED_SPLITS = 2 * len(SPLIT_PAIRS)
+
+
+def _back_splits() -> np.ndarray:
+    """For each back (index into COMB5), its 56 (middle, front) choices: ``middle | front << 11``."""
+    a = SPLIT_PAIRS & 2047
+    b = (SPLIT_PAIRS >> 11) & 2047
+    f = SPLIT_PAIRS >> 22
+    backs = np.concatenate([a, b])
+    packed = np.concatenate([b | (f << 11), a | (f << 11)])
+    order = np.argsort(backs, kind="stable")
+    return packed[order].reshape(len(COMB5), 56).astype(np.int32)
+
+
+BACK_SPLITS = _back_splits()
+
+

@@ -1,0 +1,456 @@
+"""The solver: a 13-card hand's arrangements ranked by expected points against the opponents.
+
+Three opponent models (``method``):
+
+- ``table``: every valid split scored with the self-play row tables (per-row win/tie
+  probabilities against one opponent, royalties, scoop, the opponents' naturals). Fast.
+- ``montecarlo``: ``samples`` random deals of the unseen cards; each opponent sets its hand
+  with the ``table`` strategy; candidate splits are scored exactly as the referee would, on
+  the same deals (common random numbers). Candidates are the splits no other split beats or
+  ties in all three rows (a split weakly worse in every row can never score more on any deal
+  when royalties grow with the row's strength); with ``single_royalty`` in ``winner`` mode,
+  or a royalty table that does not grow with strength, every valid split is a candidate.
+- ``known``: the opponents' arrangements (or their 13 cards, set by the ``table`` strategy)
+  are given; the exact best response, equal to what the referee would score.
+
+``ev`` is expected points per hand summed over all opponents. With ``known`` it is exact.
+
+>>> res = arrange("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h", opponents=1, top=1)
+>>> res.valid_arrangements
+18835
+>>> res.arrangements[0].arrangement.back != ()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.cards import format_cards
+from solver.errors import CardError, InputError
+from solver.executors.dask import map_chunks
+from solver.executors.pool import PoolExecutor
+from solver.games.capsa import kernels as K
+from solver.games.capsa.evaluate import subset_strengths
+from solver.games.capsa.lookup import KIND_NAMES, SPLIT_PAIRS, TABLES
+from solver.games.capsa.naturals import Natural, detect_natural
+from solver.games.capsa.referee import make_seat, royalty_units
+from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.splits import (
+    Arrangement,
+    all_valid_splits,
+    parse_hand,
+    unpack_split,
+)
+from solver.games.capsa.strategy.play import (
+    deal,
+    kernel_params,
+    natural_codes,
+    royalties_grow,
+    table_play,
+)
+from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, tables_for
+
+METHODS = ("table", "montecarlo", "known")
+MAX_SAMPLES = 20_000
+MAX_TOP = 100
+ROW_NAMES = ("front", "middle", "back")
+
+
+@dataclass(frozen=True)
+class RowInfo:
+    row: str
+    kind: str
+    win: float
+    tie: float
+
+    def to_dict(self) -> dict:
+        return {"row": self.row, "kind": self.kind, "win": round(self.win, 6),
+                "tie": round(self.tie, 6)}
+
+
+@dataclass(frozen=True)
+class RankedArrangement:
+    """One arrangement with its expected points and per-row odds against one opponent."""
+
+    arrangement: Arrangement
+    ev: float
+    rows: tuple[RowInfo, RowInfo, RowInfo]
+    royalties: int
+    scoop: float
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = self.arrangement.to_dict()
+        d.update(ev=round(self.ev, 6), rows=[r.to_dict() for r in self.rows],
+                 royalties=self.royalties, scoop=round(self.scoop, 6))
+        return d
+
+
+@dataclass(frozen=True)
+class ArrangeResult:
+    hand: tuple[int, ...]
+    valid_arrangements: int
+    natural: Natural | None
+    arrangements: list[RankedArrangement]
+    method: str
+    opponents: int
+    rules: Rules
+    samples: int | None = None
+    seed: int | None = None
+    candidates: int = 0
+
+    @property
+    def best(self) -> RankedArrangement:
+        return self.arrangements[0]
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {
+            "hand": format_cards(self.hand),
+            "valid_arrangements": self.valid_arrangements,
+            "natural": self.natural.to_dict() if self.natural else None,
+            "arrangements": [a.to_dict() for a in self.arrangements],
+            "method": self.method,
+            "opponents": self.opponents,
+            "candidates": self.candidates,
+        }
+        if self.method == "montecarlo":
+            d.update(samples=self.samples, seed=self.seed)
+        return d
+
+
+@dataclass
+class _Splits:
+    """The valid splits of a hand with their row strengths and royalties."""
+
+    hand: np.ndarray
+    packed: np.ndarray
+    rows: np.ndarray  # (N, 3) front, middle, back strengths
+    royalties: np.ndarray  # (N, 3)
+    v5: np.ndarray = field(repr=False)
+    v3: np.ndarray = field(repr=False)
+
+
+def _valid_splits(hand: np.ndarray, rules: Rules) -> _Splits:
+    packed, v5, v3 = all_valid_splits(hand, rules)
+    rows = np.stack([v3[packed >> 22], v5[(packed >> 11) & 2047], v5[packed & 2047]], axis=1)
+    roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
+    return _Splits(hand, packed, rows.astype(np.int64), roy.astype(np.int64), v5, v3)
+
+
+def _kinds(rows: np.ndarray, rules: Rules) -> list[str]:
+    kinds = TABLES[rules.wheel].kind
+    return [KIND_NAMES[kinds[s]] for s in rows]
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise InputError(f"{name} must be between {low} and {high}, got {value}")
+    return int(value)
+
+
+# ---------------------------------------------------------------- table
+def _table_result(h: np.ndarray, v5: np.ndarray, v3: np.ndarray, rules: Rules, opponents: int,
+                  top: int) -> tuple[list[RankedArrangement], int]:
+    st = tables_for(rules)
+    scoring, bonus, net, single = kernel_params(rules)
+    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
+    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
+    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
+                          net, single, packed, values)
+    # splits with the same row strengths are worth the same: list one of each. Look at the
+    # best few first and widen only when they hold too few distinct ones.
+    want = top * 8
+    while True:
+        m = min(want, n)
+        idx = K.top_indices(values, packed, n, m)
+        chosen, seen = [], set()
+        for i in idx:
+            p = int(packed[i])
+            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+            if key not in seen:
+                seen.add(key)
+                chosen.append((i, key))
+                if len(chosen) == top:
+                    break
+        if len(chosen) == top or m == n:
+            break
+        want *= 8
+    out = []
+    for i, (f, m_, b) in chosen:
+        pw = [st.pw[0, f], st.pw[1, m_], st.pw[2, b]]
+        pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
+        per_opp = (1 - st.p_natural) * (values[i] - (st.opp_royalty if net else 0.0)) \
+            - st.p_natural * st.natural_units
+        rows = tuple(RowInfo(ROW_NAMES[r], kind, float(pw[r]), float(pt[r]))
+                     for r, kind in enumerate(_kinds(np.array((f, m_, b)), rules)))
+        out.append(RankedArrangement(unpack_split(h, int(packed[i])),
+                                     float(opponents * per_opp), rows,  # type: ignore[arg-type]
+                                     sum(royalty_units((f, m_, b), rules)),
+                                     float(pw[0] * pw[1] * pw[2])))
+    return out, n
+
+
+# ---------------------------------------------------------------- exact scoring (MC and known)
+def _candidates(sp: _Splits, rules: Rules) -> np.ndarray:
+    """Indices of the splits worth scoring exactly (see the module docstring)."""
+    if (rules.single_royalty and rules.royalty_mode == "winner") or not royalties_grow(rules):
+        return np.arange(len(sp.packed))
+    order = np.lexsort((-sp.rows[:, 0], -sp.rows[:, 1], -sp.rows[:, 2]))
+    return K.pareto_front(sp.rows, order)
+
+
+def _opponent_rows(hands: np.ndarray, rules: Rules) -> tuple[np.ndarray, ...]:
+    """Opponents' hands (S, O, 13) set with the table strategy: rows, royalties, fouls, naturals."""
+    s, o = hands.shape[:2]
+    flat = hands.reshape(s * o, 13)
+    _, _, rows = table_play(flat, rules)
+    roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
+    nat = np.zeros(s * o, dtype=np.int64)
+    if rules.naturals_on:
+        codes = natural_codes(flat)
+        for code, kind in NATURAL_BY_CODE.items():
+            nat[codes == code] = rules.natural_units(kind)
+    return (rows.reshape(s, o, 3).astype(np.int64), roy.reshape(s, o, 3).astype(np.int64),
+            np.zeros((s, o), dtype=np.bool_), nat.reshape(s, o))
+
+
+def _exact_result(sp: _Splits, rules: Rules, opp: tuple[np.ndarray, ...], top: int,
+                  cand: np.ndarray) -> list[RankedArrangement]:
+    rows, roy, foul, nat = opp
+    n = len(cand)
+    points = np.empty(n)
+    win = np.empty((n, 3), dtype=np.int64)
+    tie = np.empty((n, 3), dtype=np.int64)
+    scoop = np.empty(n, dtype=np.int64)
+    played = np.empty(n, dtype=np.int64)
+    scoring, bonus, net, single = kernel_params(rules)
+    K.score_candidates(np.ascontiguousarray(sp.rows[cand]), np.ascontiguousarray(sp.royalties[cand]),
+                       rows, roy, foul, nat, scoring, int(bonus), net, single,
+                       points, win, tie, scoop, played)
+    deals = rows.shape[0]
+    ev = points / deals
+    order = np.lexsort((sp.packed[cand], -ev))[:top]
+    out = []
+    for j in order:
+        i = cand[j]
+        denom = max(int(played[j]), 1)
+        kinds = _kinds(sp.rows[i], rules)
+        info = tuple(RowInfo(ROW_NAMES[r], kinds[r], float(win[j, r] / denom),
+                             float(tie[j, r] / denom))
+                     for r in range(3))
+        f, m, b = (int(x) for x in sp.rows[i])
+        out.append(RankedArrangement(unpack_split(sp.hand, int(sp.packed[i])), float(ev[j]),
+                                     info, sum(royalty_units((f, m, b), rules)),  # type: ignore[arg-type]
+                                     float(scoop[j] / denom)))
+    return out
+
+
+def _known_opponents(hand: np.ndarray, rules: Rules, opponent_hands: Sequence[object] | None,
+                     opponent_arrangements: Sequence[Mapping[str, object]] | None
+                     ) -> tuple[np.ndarray, ...]:
+    if (opponent_hands is None) == (opponent_arrangements is None):
+        raise InputError("method 'known' needs exactly one of opponent_hands or "
+                         "opponent_arrangements")
+    given = list(opponent_hands if opponent_hands is not None else opponent_arrangements)  # type: ignore[arg-type]
+    if not 1 <= len(given) <= 3:
+        raise InputError(f"give 1 to 3 opponents, got {len(given)}")
+    rows = np.zeros((1, len(given), 3), dtype=np.int64)
+    roy = np.zeros((1, len(given), 3), dtype=np.int64)
+    foul = np.zeros((1, len(given)), dtype=np.bool_)
+    nat = np.zeros((1, len(given)), dtype=np.int64)
+    used = {int(c): "your hand" for c in hand}
+    problems = []
+    for o, item in enumerate(given):
+        if opponent_hands is not None:
+            try:
+                cards = parse_hand(item)  # type: ignore[arg-type]
+            except CardError as exc:
+                raise CardError([f"opponent {o}: {p}" for p in exc.problems]) from None
+            code = int(natural_codes(cards[None, :])[0]) if rules.naturals_on else 0
+            if code:
+                nat[0, o] = rules.natural_units(NATURAL_BY_CODE[code])
+            _, _, r = table_play(cards[None, :], rules)
+            rows[0, o] = r[0]
+            roy[0, o] = royalty_units(tuple(int(x) for x in r[0]), rules)  # type: ignore[arg-type]
+        else:
+            if not isinstance(item, Mapping):
+                raise InputError(f"opponent {o}: an arrangement is an object with front, "
+                                 "middle and back")
+            seat = make_seat(item, rules, o)
+            if seat.arrangement is None:
+                raise InputError(f"opponent {o}: give front, middle and back")
+            cards = np.array(seat.cards)
+            rows[0, o] = seat.strengths
+            roy[0, o] = seat.royalties
+            foul[0, o] = seat.foul
+        for c in cards:
+            if int(c) in used:
+                problems.append(f"card {format_cards([int(c)])[0]!r} of opponent {o} is also in "
+                                f"{used[int(c)]}")
+            used.setdefault(int(c), f"opponent {o}'s hand")
+    if problems:
+        raise CardError(problems)
+    return rows, roy, foul, nat
+
+
+# ---------------------------------------------------------------- public API
+def arrange(hand: str | Iterable[object], rules: object = "standard", opponents: int = 3,
+            method: str = "table", samples: int = 1000, seed: int | None = None, top: int = 5,
+            opponent_hands: Sequence[object] | None = None,
+            opponent_arrangements: Sequence[Mapping[str, object]] | None = None) -> ArrangeResult:
+    """Rank the arrangements of a 13-card hand by expected points against the opponents.
+
+    ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
+    number of opponents.
+    """
+    r = resolve_rules(rules)  # type: ignore[arg-type]
+    if method not in METHODS:
+        raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    top = _check_int("top", top, 1, MAX_TOP)
+    h = parse_hand(hand)
+    if method != "known":
+        opponents = _check_int("opponents", opponents, 1, 3)
+        if opponent_hands is not None or opponent_arrangements is not None:
+            raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
+    used_seed = None
+    n_samples = None
+    if method == "table":
+        v5, v3 = subset_strengths(h, r.wheel)
+        natural = detect_natural(h, r, (v5, v3))
+        ranked, n_valid = _table_result(h, v5, v3, r, opponents, top)
+        return ArrangeResult(tuple(int(c) for c in h), n_valid, natural, ranked, method,
+                             opponents, r, candidates=n_valid)
+    sp = _valid_splits(h, r)
+    natural = detect_natural(h, r, (sp.v5, sp.v3))
+    if method == "montecarlo":
+        n_samples = _check_int("samples", samples, 1, MAX_SAMPLES)
+        if seed is None:
+            used_seed = secrets.randbits(63)
+        else:
+            used_seed = _check_int("seed", seed, 0, 2**63 - 1)
+        unseen = np.setdiff1d(np.arange(52), h)
+        deals = deal(np.random.default_rng(used_seed), n_samples, opponents, unseen)
+        cand = _candidates(sp, r)
+        ranked = _exact_result(sp, r, _opponent_rows(deals, r), top, cand)
+        n_cand = len(cand)
+    else:
+        opp = _known_opponents(h, r, opponent_hands, opponent_arrangements)
+        opponents = opp[0].shape[1]
+        cand = _candidates(sp, r)
+        ranked = _exact_result(sp, r, opp, top, cand)
+        n_cand = len(cand)
+    return ArrangeResult(tuple(int(c) for c in h), len(sp.packed), natural, ranked, method,
+                         opponents, r, n_samples, used_seed, n_cand)
+
+
+def warm_up() -> None:
+    """Compile (or load) the solver kernels on a small hand."""
+    hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
+    for rules in ("standard", "two-four", "indonesia"):
+        arrange(hand, rules, opponents=1, top=2)
+        arrange(hand, rules, opponents=1, method="montecarlo", samples=2, seed=1, top=1)
+    arrange(hand, opponents=1, method="known", top=1,
+            opponent_hands=["2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"])
+
+
+# ---------------------------------------------------------------- many hands
+def hand_seed(seed: int, hand: np.ndarray) -> int:
+    """The Monte Carlo seed of one hand in a batch: fixed by the batch seed and the cards, so a
+    hand gets the same answer whatever chunk, order or worker solves it."""
+    return int(np.random.SeedSequence([seed, *sorted(int(c) for c in hand)]).generate_state(
+        2, np.uint64)[0] >> np.uint64(1))
+
+
+def _best_dict(hand: np.ndarray, arr: Arrangement, ev: float) -> dict:
+    d: dict[str, Any] = {"hand": format_cards(hand)}
+    d.update(arr.to_dict())
+    d["ev"] = round(float(ev), 6)
+    return d
+
+
+def best_many(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
+              method: str = "table", samples: int = 1000, seed: int = 0) -> list[dict]:
+    """The best arrangement and its ev for each hand of an (N, 13) array, in one process.
+
+    ``table`` sets the whole array in one kernel call; ``montecarlo`` solves hand by hand with
+    the seed :func:`hand_seed` gives.
+    """
+    r = resolve_rules(rules)  # type: ignore[arg-type]
+    hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    opponents = _check_int("opponents", opponents, 1, 3)
+    if method == "table":
+        st = tables_for(r)
+        split, value, _ = table_play(hands, r, st)
+        net = r.royalty_mode == "net"
+        per_opp = ((1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0))
+                   - st.p_natural * st.natural_units)
+        return [_best_dict(h, unpack_split(h, int(p)), opponents * e)
+                for h, p, e in zip(hands, split, per_opp)]
+    if method == "montecarlo":
+        out = []
+        for h in hands:
+            res = arrange(h, r, opponents, "montecarlo", samples, hand_seed(seed, h), top=1)
+            out.append(_best_dict(h, res.best.arrangement, res.best.ev))
+        return out
+    raise InputError(f"batch method must be table or montecarlo, got {method!r}")
+
+
+def best_chunk(chunk: np.ndarray, args: tuple) -> list[dict]:
+    """``best_many(chunk, *args)``: the task an executor runs for one chunk."""
+    return best_many(chunk.astype(np.int64), *args)
+
+
+def _parse_many(hands: Iterable[object] | np.ndarray) -> np.ndarray:
+    if isinstance(hands, np.ndarray) and hands.ndim == 2 and hands.shape[1] == 13:
+        arr = np.sort(hands.astype(np.int64), axis=1)
+        if arr.min(initial=0) >= 0 and arr.max(initial=0) < 52 and np.all(np.diff(arr, axis=1) > 0):
+            return arr
+        raise CardError("hands must hold 13 distinct card ids from 0 to 51 per row")
+    out = []
+    for i, h in enumerate(hands):
+        try:
+            out.append(parse_hand(h))  # type: ignore[arg-type]
+        except CardError as exc:
+            raise CardError([f"hand {i}: {p}" for p in exc.problems]) from None
+    return np.array(out, dtype=np.int64).reshape(-1, 13)
+
+
+def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard",
+                 opponents: int = 3, method: str = "table", samples: int = 1000,
+                 seed: int = 0, processes: int | None = None, chunk_size: int = 2000,
+                 client: Any = None) -> list[dict]:
+    """Best arrangement and ev for many hands (a list of hands, or an (N, 13) array of ids).
+
+    Uses every local core by default (processes, not numba threads); ``processes=1`` stays in
+    this process; ``client`` (a ``dask.distributed.Client``) sends the chunks to a cluster.
+    Results come back in input order.
+    """
+    arr = _parse_many(hands)
+    resolve_rules(rules)  # type: ignore[arg-type]  # fail before any work
+    if method not in ("table", "montecarlo"):
+        raise InputError(f"batch method must be table or montecarlo, got {method!r}")
+    chunks = [arr[i:i + chunk_size] for i in range(0, len(arr), chunk_size)]
+    args = (rules, opponents, method, samples, seed)
+    if client is not None:
+        parts = map_chunks(client, best_chunk, chunks, args)
+    else:
+        workers = processes or os.cpu_count() or 1
+        if workers == 1 or len(chunks) <= 1:
+            parts = [best_many(c, *args) for c in chunks]  # type: ignore[arg-type]
+        else:
+            ex = PoolExecutor(best_chunk, args, workers)
+            for i, chunk in enumerate(chunks):
+                ex.submit(i, chunk)
+            parts = [[] for _ in chunks]
+            for _ in chunks:
+                i, part = ex.next_done()
+                parts[i] = part
+    return [d for part in parts for d in part]

@@ -1,0 +1,119 @@
+"""Every front/middle/back split of 13 cards, and the foul rule.
+
+>>> valid_arrangements("2c 3d 4h 5s 7c 8d 9h Jc Qd Kh As 6c Td")
+17541
+>>> is_foul(Arrangement.parse("8c 8d 8h", "7s 7c 7d As Kd", "2c 2d 3h 3s 3c"))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.cards import format_cards, parse_cards
+from solver.errors import CardError
+from solver.games.capsa import kernels as K
+from solver.games.capsa.evaluate import subset_strengths, tables
+from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS
+from solver.games.capsa.rules import Rules, resolve_rules
+
+HAND_SIZE = 13
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A set hand: front (3 cards), middle (5), back (5), as card ids."""
+
+    front: tuple[int, ...]
+    middle: tuple[int, ...]
+    back: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, front: object, middle: object, back: object) -> Arrangement:
+        """From card strings or lists; checks the row sizes and that no card repeats."""
+        rows = []
+        for name, cards, size in (("front", front, 3), ("middle", middle, 5), ("back", back, 5)):
+            try:
+                rows.append(tuple(parse_cards(cards, count=size)))
+            except CardError as exc:
+                raise CardError([f"{name}: {p}" for p in exc.problems]) from None
+        all_cards = rows[0] + rows[1] + rows[2]
+        if len(set(all_cards)) != HAND_SIZE:
+            dup = sorted({c for c in all_cards if all_cards.count(c) > 1})
+            raise CardError([f"duplicate card {c!r}" for c in format_cards(dup)])
+        return cls(*rows)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> Arrangement:
+        return cls.parse(d["front"], d["middle"], d["back"])
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self.front + self.middle + self.back
+
+    def rows(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        return self.front, self.middle, self.back
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"front": format_cards(self.front), "middle": format_cards(self.middle),
+                "back": format_cards(self.back)}
+
+
+def parse_hand(hand: str | Iterable[object]) -> np.ndarray:
+    """13 distinct cards as an int64 array (sorted by id)."""
+    if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
+        ids = np.sort(hand.astype(np.int64))
+        if ids[0] >= 0 and ids[-1] < 52 and np.all(ids[1:] != ids[:-1]):
+            return ids  # already valid: skip the per-card parse
+    return np.sort(np.asarray(parse_cards(hand, count=HAND_SIZE), dtype=np.int64))
+
+
+def row_strengths(arr: Arrangement, rules: Rules | None = None) -> tuple[int, int, int]:
+    """(front, middle, back) strengths on the shared scale."""
+    t = tables((rules or resolve_rules()).wheel)
+    f = int(K.strength3(np.asarray(arr.front, dtype=np.int64), CARD_WORD, t.rank3))
+    m = int(K.strength5(np.asarray(arr.middle, dtype=np.int64), CARD_WORD, t.rank5, t.flush5))
+    b = int(K.strength5(np.asarray(arr.back, dtype=np.int64), CARD_WORD, t.rank5, t.flush5))
+    return f, m, b
+
+
+def is_foul(arr: Arrangement, rules: Rules | None = None) -> bool:
+    """True unless back >= middle >= front."""
+    f, m, b = row_strengths(arr, rules)
+    return not (b >= m >= f)
+
+
+def valid_arrangements(hand: str | Iterable[object], rules: object = None) -> int:
+    """How many of the 72,072 ordered splits are not fouls."""
+    r = resolve_rules(rules)  # type: ignore[arg-type]
+    v5, v3 = subset_strengths(parse_hand(hand), r.wheel)
+    return int(K.count_valid(v5, v3, SPLIT_PAIRS))
+
+
+def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarray:
+    """``valid_arrangements`` for an (N, 13) array of card ids, in one kernel call."""
+    r = resolve_rules(rules)  # type: ignore[arg-type]
+    t = tables(r.wheel)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    out = np.empty(len(hands), dtype=np.int64)
+    K.count_valid_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, SPLIT_PAIRS, out)
+    return out
+
+
+def unpack_split(hand: np.ndarray, packed: int) -> Arrangement:
+    """The arrangement of a packed split ``back | middle << 11 | front << 22``."""
+    back = tuple(int(c) for c in hand[COMB5[packed & 2047]])
+    middle = tuple(int(c) for c in hand[COMB5[(packed >> 11) & 2047]])
+    front = tuple(int(c) for c in hand[COMB3[packed >> 22]])
+    return Arrangement(front, middle, back)
+
+
+def all_valid_splits(hand: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Packed valid splits of a parsed hand, with the subset strengths (v5, v3)."""
+    v5, v3 = subset_strengths(hand, rules.wheel)
+    out = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int32)
+    n = K.valid_splits(v5, v3, SPLIT_PAIRS, out)
+    return out[:n], v5, v3

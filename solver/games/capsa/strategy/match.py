@@ -1,0 +1,185 @@
+"""Duplicate matches between two strategies: how many points per hand one gains over the other.
+
+Luck cancels because both strategies play the same cards:
+
+- heads-up: each deal of 2 hands is played twice with the seats swapped (A on hand 0 against B
+  on hand 1, then B on hand 0 against A on hand 1); A's margin is the sum of its points over
+  both games divided by 2 (points per hand played).
+- 4 players: each deal of 4 hands is played twice, A in seat 0 against B in seats 1-3, then B
+  in all four seats; A's margin is seat 0's points in the first game minus in the second.
+
+Every game is settled exactly as the referee settles it (:func:`solver.games.capsa.referee.settle` on
+seats from :func:`solver.games.capsa.referee.make_seat`). A hand holding a natural under the rules
+declares it, whatever the strategy. A strategy sets a hand knowing only the rules and the
+number of opponents; ``montecarlo`` seeds each hand with :func:`solver.games.capsa.solve.hand_seed`, so a
+match is deterministic for a seed, whatever the number of workers.
+
+>>> res = duplicate_match("table", "naive", deals=50, players=2, rules="two-four", seed=1,
+...                       workers=1)
+>>> res.deals, res.ci_low <= res.mean <= res.ci_high
+(50, True)
+>>> duplicate_match("table", "table", deals=20, players=2, seed=3, workers=1).mean
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.executors.pool import local_pool
+from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.referee import Seat, make_seat, settle
+from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.solve import arrange, hand_seed
+from solver.games.capsa.splits import Arrangement, unpack_split
+from solver.games.capsa.strategy.play import deal, naive_play, table_play
+
+STRATEGIES = ("naive", "table", "montecarlo")
+MAX_DEALS = 10_000_000
+Z95 = 1.96
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A way of setting a hand: ``naive`` (strongest back, then middle), ``table`` (the
+    self-play row tables) or ``montecarlo`` (``samples`` random deals of the unseen cards)."""
+
+    name: str
+    samples: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.name not in STRATEGIES:
+            raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.name!r}")
+        if self.name == "montecarlo" and not 1 <= self.samples <= 20_000:
+            raise InputError(f"samples must be between 1 and 20000, got {self.samples}")
+
+    @property
+    def label(self) -> str:
+        return f"montecarlo({self.samples})" if self.name == "montecarlo" else self.name
+
+    def arrangements(self, hands: np.ndarray, rules: Rules, opponents: int,
+                     seed: int) -> list[Arrangement]:
+        """The arrangement this strategy picks for each hand of an (N, 13) array."""
+        if len(hands) == 0:
+            return []
+        if self.name in ("naive", "table"):
+            play = naive_play if self.name == "naive" else table_play
+            packed = play(hands, rules)[0]
+            return [unpack_split(h, int(p)) for h, p in zip(hands, packed)]
+        return [arrange(h, rules, opponents, "montecarlo", self.samples,
+                        seed=hand_seed(seed, h), top=1).best.arrangement for h in hands]
+
+    def seats(self, hands: np.ndarray, rules: Rules, opponents: int, seed: int) -> list[Seat]:
+        """Referee seats for each hand: a declared natural, or the strategy's arrangement."""
+        hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+        out: list[Seat | None] = [None] * len(hands)
+        rows = []
+        for i, h in enumerate(hands):
+            if rules.naturals_on and detect_natural(h, rules) is not None:
+                out[i] = make_seat({"hand": [int(c) for c in h]}, rules, i)
+            else:
+                rows.append(i)
+        arrs = self.arrangements(hands[rows], rules, opponents, seed)
+        for i, arr in zip(rows, arrs):
+            out[i] = make_seat(arr, rules, i)
+        return out  # type: ignore[return-value]
+
+
+def as_strategy(s: str | Strategy, samples: int = 1000) -> Strategy:
+    return s if isinstance(s, Strategy) else Strategy(s, samples)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A's mean points per hand over B, its standard error and 95% confidence interval."""
+
+    a: str
+    b: str
+    players: int
+    rules: Rules
+    deals: int
+    mean: float
+    se: float
+    seed: int
+    seconds: float = field(compare=False)
+    margins: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def ci_low(self) -> float:
+        return self.mean - Z95 * self.se
+
+    @property
+    def ci_high(self) -> float:
+        return self.mean + Z95 * self.se
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "players": self.players, "deals": self.deals,
+                "rules": self.rules.to_dict(),
+                "mean": self.mean, "se": self.se, "ci95": [self.ci_low, self.ci_high],
+                "seed": self.seed, "seconds": round(self.seconds, 3)}
+
+
+def deal_margins(a: Strategy, b: Strategy, deals: np.ndarray, rules: Rules,
+                 seed: int) -> np.ndarray:
+    """A's margin (points per hand over B) on each deal of an (n, players, 13) array."""
+    n, players = deals.shape[:2]
+    opp = players - 1
+    out = np.zeros(n, dtype=np.float64)
+    if players == 2:
+        sa = a.seats(deals.reshape(-1, 13), rules, opp, seed)
+        sb = b.seats(deals.reshape(-1, 13), rules, opp, seed)
+        for d in range(n):
+            a0, a1, b0, b1 = sa[2 * d], sa[2 * d + 1], sb[2 * d], sb[2 * d + 1]
+            out[d] = (settle(a0, b1, rules).points + settle(a1, b0, rules).points) / 2
+        return out
+    sa = a.seats(deals[:, 0], rules, opp, seed)
+    sb = b.seats(deals.reshape(-1, 13), rules, opp, seed)
+    for d in range(n):
+        others = sb[d * players + 1:(d + 1) * players]
+        first = sum(settle(sa[d], o, rules).points for o in others)
+        second = sum(settle(sb[d * players], o, rules).points for o in others)
+        out[d] = first - second
+    return out
+
+
+def match_deals(n: int, players: int, seed: int) -> np.ndarray:
+    """The deals of a match: (n, players, 13), fixed by the seed."""
+    return deal(np.random.default_rng(seed), n, players)
+
+
+def duplicate_match(a: str | Strategy, b: str | Strategy, deals: int = 1000, players: int = 2,
+                    rules: object = "standard", seed: int = 0, samples: int = 1000,
+                    workers: int | None = None, chunk: int | None = None) -> MatchResult:
+    """Play ``deals`` duplicate deals of A against B (see the module docstring).
+
+    ``workers`` processes (default: every core; 1 stays in this process) take chunks of deals;
+    the result does not depend on the number of workers or the chunk size.
+    """
+    sa, sb = as_strategy(a, samples), as_strategy(b, samples)
+    r = resolve_rules(rules)  # type: ignore[arg-type]
+    if players not in (2, 4):
+        raise InputError(f"duplicate matches are heads-up (2) or 4 players, got {players}")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise InputError(f"deals must be a whole number from 1 to {MAX_DEALS}, got {deals!r}")
+    start = time.perf_counter()
+    all_deals = match_deals(deals, players, seed)
+    workers = workers or os.cpu_count() or 1
+    size = chunk or max(1, min(500, math.ceil(deals / (8 * workers))))
+    chunks = [all_deals[i:i + size] for i in range(0, deals, size)]
+    if workers == 1 or len(chunks) == 1:
+        parts = [deal_margins(sa, sb, c, r, seed) for c in chunks]
+    else:
+        pool = local_pool(workers)
+        n = len(chunks)
+        parts = list(pool.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n, [seed] * n))
+    margins = np.concatenate(parts)
+    mean = float(margins.mean())
+    se = float(margins.std(ddof=1) / math.sqrt(deals)) if deals > 1 else float("nan")
+    return MatchResult(sa.label, sb.label, players, r, deals, mean, se, seed,
+                       time.perf_counter() - start, margins)

@@ -1,0 +1,95 @@
+"""Row tables of the ``table`` strategy, loaded from ``solver/games/capsa/data/tables.npz``.
+
+The data file holds, per training preset, how often an opponent playing the strategy puts each
+strength in each row (``hist``, shape (3, strengths)), how often it holds each natural
+(``naturals``: none, three flushes, three straights, six pairs, dragon) and how many hands were
+dealt. From these and the rules in force we derive, for one opponent:
+
+- ``pw[row, s]`` / ``pt[row, s]``: probability that my row of strength ``s`` beats / ties theirs;
+- ``lr[row, s]``: expected royalty units the opponent collects from its row beating mine
+  (winner mode), and ``opp_royalty`` its expected royalty total (net mode);
+- ``p_natural`` and ``natural_units``: chance the opponent holds a natural and what it costs.
+
+Custom rules use the tables of the preset sharing their wheel and scoring; their own royalty
+table and natural units are applied on top.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from solver.games.capsa.rules import NATURAL_KINDS, Rules
+
+DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
+# natural codes as counted by the training (kernels.natural_kind): 1 flushes .. 4 dragon
+NATURAL_BY_CODE = {1: "three_flushes", 2: "three_straights", 3: "six_pairs", 4: "dragon"}
+TRAINED_PRESETS = ("standard", "two-four", "basic", "indonesia")
+
+
+def training_preset(rules: Rules) -> str:
+    """Which trained preset a set of rules plays with."""
+    if rules.wheel == "second":
+        return "indonesia"
+    if rules.scoring == "two-four":
+        return "two-four"
+    if rules.scoring == "basic" and not rules.royalties:
+        return "basic"
+    return "standard"
+
+
+@dataclass(frozen=True)
+class StrategyTables:
+    pw: np.ndarray
+    pt: np.ndarray
+    lr: np.ndarray
+    roy: np.ndarray
+    opp_royalty: float
+    p_natural: float
+    natural_units: float  # expected units given the opponent holds a natural
+    preset: str
+
+
+@lru_cache(maxsize=1)
+def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
+    """The histograms of every trained preset, and the file's metadata under ``"meta"``."""
+    with np.load(path, allow_pickle=False) as data:
+        out: dict = {"meta": json.loads(str(data["meta"]))}
+        for preset in TRAINED_PRESETS:
+            if f"{preset}/hist" in data:
+                out[preset] = {"hist": data[f"{preset}/hist"].astype(np.float64),
+                               "naturals": data[f"{preset}/naturals"].astype(np.float64)}
+    return out
+
+
+def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str) -> StrategyTables:
+    """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S)."""
+    hands = hist[0].sum()
+    p = hist / max(hands, 1.0)
+    below = np.cumsum(p, axis=1) - p  # P(opp < s)
+    roy = rules.royalty_array.astype(np.float64)
+    above_roy = np.cumsum((p * roy)[:, ::-1], axis=1)[:, ::-1] - p * roy  # E[roy; opp > s]
+    total = naturals.sum()
+    p_nat = float(naturals[1:].sum() / total) if total and rules.naturals_on else 0.0
+    units = 0.0
+    if p_nat > 0:
+        units = float(sum(naturals[code] * rules.natural_units(kind)
+                          for code, kind in NATURAL_BY_CODE.items()) / naturals[1:].sum())
+    return StrategyTables(np.ascontiguousarray(below), np.ascontiguousarray(p),
+                          np.ascontiguousarray(above_roy), roy,
+                          float((p * roy).sum()), p_nat, units, preset)
+
+
+@lru_cache(maxsize=64)
+def tables_for(rules: Rules) -> StrategyTables:
+    """The strategy tables for a set of rules (cached)."""
+    preset = training_preset(rules)
+    raw = load_raw()[preset]
+    return derive(raw["hist"], raw["naturals"], rules, preset)
+
+
+assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)
