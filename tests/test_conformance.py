@@ -1,0 +1,201 @@
+"""Every registered game follows the contract of :mod:`solver.games.base`.
+
+Random playouts with hypothesis-chosen seeds (and, where a game has them, options): every
+listed move applies, ``clone()`` is independent, ``to_json``/``from_json`` round-trips at
+every step, replaying ``history`` gives the same state, ``observation(p)`` never shows a card
+of ``hidden_cards(p)``, and returns are zero-sum where the metadata says so.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.cards import format_card, parse_card
+from solver.errors import CardError
+from solver.games import all_games, get_game, list_games, play_hand
+from solver.games.base import TERMINAL
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_STEPS = 400  # Da Bai Fen: draws, show, bury and 25 tricks of 4 plays stay below this
+
+
+def _options(name: str, rng: random.Random) -> dict | None:
+    """Random legal options of a game, from its registry metadata."""
+    info = get_game(name)
+    out = {}
+    for opt in info.options:
+        if opt.choices:
+            out[opt.name] = rng.choice(opt.choices)
+        elif isinstance(opt.default, bool):
+            out[opt.name] = rng.random() < 0.5
+        elif opt.minimum is not None and opt.maximum is not None:
+            out[opt.name] = rng.randint(opt.minimum, opt.maximum)
+    return out or None
+
+
+def _card_strings(doc: object) -> set[int]:
+    """Every card named anywhere in a JSON document (a string that is exactly one card)."""
+    found: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str) and 2 <= len(x) <= 3:
+            try:
+                found.add(parse_card(x))
+            except CardError:
+                pass
+    return found
+
+
+def _check_observations(state) -> None:
+    for p in range(state.num_players):
+        obs = state.observation(p)
+        text = json.dumps(obs)  # JSON-ready
+        assert json.loads(text) == obs
+        leaked = _card_strings(obs) & state.hidden_cards(p)
+        assert not leaked, f"seat {p} sees hidden {[format_card(c) for c in leaked]}"
+
+
+def _pick(state, rng: random.Random):
+    moves = state.legal_moves()
+    assert len(moves) > 0, "a seat to act has no legal move"
+    return moves[rng.randrange(len(moves))]
+
+
+@pytest.mark.parametrize("name", list_games())
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_playout_follows_the_contract(name, seed):
+    info = get_game(name)
+    rng = random.Random(seed)
+    state = info.new_game(seed=seed, rules=_options(name, rng))
+    lo, hi = info.players
+    assert lo <= state.num_players <= hi
+    steps = 0
+    check_every = 1 if name != "da-bai-fen" else 7
+    while not state.is_terminal():
+        assert state.current_player != TERMINAL
+        assert state.current_player in state.players_to_act()
+        assert state.returns() == [0.0] * state.num_players
+        if steps % check_every == 0:
+            _check_observations(state)
+            doc = state.to_json()
+            assert json.loads(json.dumps(doc)) == doc
+            again = info.from_json(doc)
+            assert again.to_json() == doc
+            assert again.current_player == state.current_player
+        before = state.to_json()
+        twin = state.clone()
+        move = _pick(state, rng)
+        state.apply(move)
+        assert twin.to_json() == before, "clone() shares state with the original"
+        assert len(state.history) == len(twin.history) + 1
+        steps += 1
+        assert steps < MAX_STEPS
+    assert state.current_player == TERMINAL
+    assert state.players_to_act() == []
+    assert len(state.legal_moves()) == 0
+    _check_observations(state)
+    final = state.to_json()
+    replayed = info.from_json(final)
+    assert replayed.is_terminal() and replayed.returns() == state.returns()
+    # replaying the history move by move from the same seed gives the same hand
+    fresh = info.new_game(seed=seed, rules=final["rules"])
+    assert fresh.to_json()["deal"] == final["deal"]
+    for player, move in state.history:
+        assert fresh.current_player == player
+        fresh.apply(fresh.parse_move(json.loads(json.dumps(state.move_json(move)))))
+    assert fresh.to_json() == final and fresh.returns() == state.returns()
+    if info.zero_sum:
+        assert sum(state.returns()) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_registry_metadata(name):
+    info = get_game(name)
+    assert info.name == name and info.title
+    lo, hi = info.players
+    assert 1 <= lo <= hi <= 4
+    assert info.bots, "every game ships at least one bot"
+    for opt in info.options:
+        assert opt.name and opt.help
+        if opt.choices:
+            assert opt.default in opt.choices
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_bots_play_a_hand_from_observations(name):
+    info = get_game(name)
+    for bot_name in info.bots:
+        state = info.new_game(seed=11)
+        bots = [info.bot(bot_name) for _ in range(state.num_players)]
+        play_hand(state, bots, seed=11)
+        assert state.is_terminal()
+
+
+def test_unknown_game_names_the_known_ones():
+    with pytest.raises(ValueError, match="unknown game 'chess'; one of big-two, capsa"):
+        get_game("chess")
+
+
+def test_every_game_loads():
+    assert [g.name for g in all_games()] == list_games()
+
+
+def _modules() -> list[str]:
+    out = []
+    for path in sorted((ROOT / "solver").rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__main__":
+            continue
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out.append(".".join(parts))
+    for path in sorted((ROOT / "api").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out.append(".".join(parts))
+    return out
+
+
+# Modules allowed to load numba: kernels and what builds on them.
+NUMBA_OK = ("solver._jit", "solver.games.capsa", "solver.games.big_two", "solver.cli",
+            "solver.batch", "solver.warmup", "solver.executors", "api")
+
+
+def _import_alone(module: str) -> tuple[str, int, str, bool]:
+    code = f"import importlib, sys; importlib.import_module({module!r}); print('numba' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    return module, proc.returncode, proc.stderr[-1500:], proc.stdout.strip() == "True"
+
+
+def test_imports_are_acyclic_and_numba_stays_where_kernels_are():
+    """Each module imports on its own in a fresh interpreter (an import cycle fails there),
+    and only kernel modules and what builds on them load numba."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(_import_alone, _modules()))
+    failed = [(m, err) for m, rc, err, _ in results if rc != 0]
+    assert not failed, failed[:3]
+    loaded = {m: numba for m, _, _, numba in results}
+    wrong = [m for m, numba in loaded.items() if numba and not m.startswith(NUMBA_OK)]
+    assert not wrong, f"these modules load numba: {wrong}"
+    assert not loaded["solver"] and not loaded["solver.games"]
+    assert not loaded["solver.games.da_san"] and not loaded["solver.games.da_bai_fen"]
