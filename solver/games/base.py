@@ -167,7 +167,8 @@ class GameInfo:
     ``moves`` answers "what may I play?" for ``capsa moves GAME`` and the HTTP service from
     plain keyword arguments (``moves_args`` names them, with their help text);
     ``format_moves`` renders that answer for a terminal. ``warm_up`` compiles the game's
-    kernels, if it has any.
+    kernels, if it has any. ``advise`` ranks the legal moves of the seat an observation
+    belongs to, from that observation only.
     """
 
     name: str
@@ -184,6 +185,9 @@ class GameInfo:
     moves_args: tuple[MoveArg, ...] = ()
     format_moves: Callable[[dict[str, Any]], str] | None = None
     warm_up: Callable[[], None] | None = None
+    # advise(observation, budget_ms=None, iterations=None, seed=None) -> {"moves": [{"move":
+    # move JSON, "value": estimate, "stderr": its standard error, ...}, ...] best first, ...}
+    advise: Callable[..., dict[str, Any]] | None = None
 
     def bot(self, name: str) -> Bot:
         try:
