@@ -35,7 +35,6 @@ SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 SMALL_JOKER = 52
 BIG_JOKER = 53
 JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
-FULL_DECK = tuple(range(52))
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -207,18 +206,3 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical strings for card ids, in the given order."""
     return [format_card(c) for c in cards]
 
-
-def rank_of(card: int) -> int:
-    return card >> 2
-
-
-def suit_of(card: int) -> int:
-    return card & 3
-
-
-def card_mask(cards: Iterable[int]) -> int:
-    """Bit mask with bit ``id`` set for each card."""
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
