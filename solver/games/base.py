@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, overload
 
 from solver.errors import InputError
 
@@ -145,6 +145,34 @@ class GameState(ABC):
 
 
 Bot = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
+
+
+class LazyMoves(Sequence[Any]):
+    """A list of moves built only when read (generators return arrays; most callers read a
+    few moves of thousands). Subclasses give ``__len__`` and ``_build(i)`` for ``0 <= i < len``."""
+
+    __slots__ = ()
+
+    def _build(self, i: int) -> Any:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self._build(j) for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"move {i} of {n}")
+        return self._build(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._build(i) for i in range(len(self)))
 
 
 @dataclass(frozen=True)
