@@ -275,9 +275,9 @@ def play_hand(state: GameState, bots: Sequence[Bot], seed: int | None = None) ->
     """Let ``bots`` (one per seat) play ``state`` to its end; each sees only its observation.
 
     >>> from solver.games import get_game
-    >>> game = get_game("da-san")
+    >>> game = get_game("big-two")
     >>> first = lambda obs, moves, rng: moves[0]
-    >>> play_hand(game.new_game(seed=1), [first] * 3, seed=1).is_terminal()
+    >>> play_hand(game.new_game(seed=1), [first] * 4, seed=1).is_terminal()
     True
     """
     if len(bots) != state.num_players:
