@@ -206,3 +206,28 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical strings for card ids, in the given order."""
     return [format_card(c) for c in cards]
 
+
+
+def cards_named(doc: object) -> set[int]:
+    """Every card id named anywhere in a JSON document (jokers included): a string that is a
+    list of cards (``"As"``, ``"Ah Kh"``, ``"BJ"``) names them; other strings name none. What a
+    check that no hidden card leaves the server reads a response with.
+
+    >>> sorted(cards_named({"hand": ["As", "Kd"], "table": "2c 3c", "phase": "play", "n": 3}))
+    [0, 4, 45, 51]
+    """
+    found: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str):
+            try:
+                found.update(parse_cards(x, allow_jokers=True, allow_duplicates=True))
+            except CardError:
+                pass
+    return found

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import format_card, parse_card, parse_cards
+from solver.cards import cards_named, format_card, parse_cards
 from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game, play_hand
 from solver.games.base import TERMINAL
@@ -35,21 +35,6 @@ OPTIONS = st.fixed_dictionaries({
 })
 
 
-def _cards_named(doc) -> set[int]:
-    """Every card string anywhere in a JSON document."""
-    found, stack = set(), [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, str):
-            try:
-                found.add(parse_card(x))
-            except InputError:
-                pass
-    return found
 
 
 @settings(max_examples=25, deadline=None)
@@ -68,10 +53,10 @@ def test_observation_never_leaks_in_random_playouts(seed, opts):
             assert obs["cards_left"] == state.cards_left()
             # hidden: everything but the seat's own cards and the cards played
             assert state.hidden_cards(p) == set(range(52)) - own - played
-            assert not _cards_named(obs) & state.hidden_cards(p)
-            assert _cards_named(obs) <= own | played
+            assert not cards_named(obs) & state.hidden_cards(p)
+            assert cards_named(obs) <= own | played
             others = set().union(*(dealt[q] for q in range(state.num_players) if q != p))
-            assert not (others - played) & _cards_named(obs)
+            assert not (others - played) & cards_named(obs)
         if state.is_terminal():
             break
         moves = state.legal_moves()

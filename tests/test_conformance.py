@@ -18,8 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import format_card, parse_card
-from solver.errors import CardError
+from solver.cards import cards_named, format_card
 from solver.games import all_games, get_game, list_games, play_hand
 from solver.games.base import TERMINAL
 
@@ -51,23 +50,6 @@ def _options(name: str, rng: random.Random) -> dict | None:
     return out or None
 
 
-def _card_strings(doc: object) -> set[int]:
-    """Every card named anywhere in a JSON document (a string that is exactly one card)."""
-    found: set[int] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-            stack.extend(k for k in x if isinstance(k, str))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str) and 2 <= len(x) <= 3:
-            try:
-                found.add(parse_card(x))
-            except CardError:
-                pass
-    return found
 
 
 def _check_observations(state) -> None:
@@ -75,7 +57,7 @@ def _check_observations(state) -> None:
         obs = state.observation(p)
         text = json.dumps(obs)  # JSON-ready
         assert json.loads(text) == obs
-        leaked = _card_strings(obs) & state.hidden_cards(p)
+        leaked = cards_named(obs) & state.hidden_cards(p)
         assert not leaked, f"seat {p} sees hidden {[format_card(c) for c in leaked]}"
 
 

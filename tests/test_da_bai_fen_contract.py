@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import format_cards, parse_card
-from solver.errors import CardError, IllegalMoveError, InputError, RulesError
+from solver.cards import cards_named, format_cards
+from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game, play_hand
 from solver.games.da_bai_fen import (
     DaBaiFenRules,
@@ -27,22 +27,6 @@ from solver.games.da_bai_fen import (
 GAME = get_game("da-bai-fen")
 
 
-def cards_in(doc: object) -> set[int]:
-    """Every card named anywhere in a JSON document, jokers included."""
-    found: set[int] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, str):
-            try:
-                found.add(parse_card(x, allow_jokers=True))
-            except CardError:
-                pass
-    return found
 
 
 def random_playout(seed: int, *, levels=(0, 0), leader=None, dealer=None):
@@ -82,7 +66,7 @@ def test_observation_never_shows_a_hidden_card(seed, later_hand):
             assert json.loads(json.dumps(obs)) == obs
             hidden = state.hidden_cards(p)
             assert hidden == reference_hidden(state, p)
-            assert not cards_in(obs) & hidden
+            assert not cards_named(obs) & hidden
             assert sorted(format_cards(state.hands[p])) == sorted(obs["hand"])
             assert obs["counts"] == [len(h) for h in state.hands]
             assert obs["phase"] == state.phase.value and obs["current_player"] == \

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import format_cards, parse_cards
+from solver.cards import cards_named, format_cards, parse_cards
 from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game, play_hand
 from solver.games.base import TERMINAL
@@ -126,20 +126,6 @@ def _random_playout(seed: int, bots=None):
     return states
 
 
-def _cards_in(doc) -> set[int]:
-    found, stack = set(), [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, str):
-            try:
-                found.update(parse_cards(x))
-            except InputError:
-                pass
-    return found
 
 
 @settings(max_examples=25, deadline=None)
@@ -150,7 +136,7 @@ def test_observations_never_show_hidden_cards(seed):
             obs = state.observation(p)
             assert json.loads(json.dumps(obs)) == obs
             hidden = state.hidden_cards(p)
-            assert not _cards_in(obs) & hidden
+            assert not cards_named(obs) & hidden
             assert hidden.isdisjoint(state.hands[p])
             others = {c for q in range(3) if q != p for c in state.hands[q]}
             assert others <= hidden  # the other seats' cards stay concealed, even at the end
