@@ -38,15 +38,17 @@ from solver.executors.dask import map_chunks
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.evaluate import subset_strengths
-from solver.games.capsa.lookup import KIND_NAMES, SPLIT_PAIRS, TABLES
+from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
 from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.search import search_best, terms_for
 from solver.games.capsa.splits import (
     Arrangement,
     all_valid_splits,
     parse_hand,
     unpack_split,
+    valid_arrangements,
 )
 from solver.games.capsa.strategy.play import (
     deal,
@@ -63,7 +65,7 @@ MAX_TOP = 100
 ROW_NAMES = ("front", "middle", "back")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RowInfo:
     row: str
     kind: str
@@ -75,7 +77,7 @@ class RowInfo:
                 "tie": round(self.tie, 6)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RankedArrangement:
     """One arrangement with its expected points and per-row odds against one opponent."""
 
@@ -92,22 +94,45 @@ class RankedArrangement:
         return d
 
 
-@dataclass(frozen=True)
 class ArrangeResult:
-    hand: tuple[int, ...]
-    valid_arrangements: int
-    natural: Natural | None
-    arrangements: list[RankedArrangement]
-    method: str
-    opponents: int
-    rules: Rules
-    samples: int | None = None
-    seed: int | None = None
-    candidates: int = 0
+    """A ranked answer. With ``table`` the number of valid splits is counted on first use
+    (the search itself never lists them all); ``candidates`` then equals it."""
+
+    __slots__ = ("hand", "_valid", "natural", "arrangements", "method", "opponents", "rules",
+                 "samples", "seed", "_candidates")
+
+    def __init__(self, hand: tuple[int, ...], valid_arrangements: int | None,
+                 natural: Natural | None, arrangements: list[RankedArrangement], method: str,
+                 opponents: int, rules: Rules, samples: int | None = None,
+                 seed: int | None = None, candidates: int | None = 0) -> None:
+        self.hand = hand
+        self._valid = valid_arrangements
+        self.natural = natural
+        self.arrangements = arrangements
+        self.method = method
+        self.opponents = opponents
+        self.rules = rules
+        self.samples = samples
+        self.seed = seed
+        self._candidates = candidates
+
+    @property
+    def valid_arrangements(self) -> int:
+        if self._valid is None:
+            self._valid = valid_arrangements(np.asarray(self.hand, dtype=np.int64), self.rules)
+        return self._valid
+
+    @property
+    def candidates(self) -> int:
+        return self.valid_arrangements if self._candidates is None else self._candidates
 
     @property
     def best(self) -> RankedArrangement:
         return self.arrangements[0]
+
+    def __repr__(self) -> str:
+        return (f"ArrangeResult(hand={format_cards(self.hand)!r}, method={self.method!r}, "
+                f"best={self.best!r})")
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {
@@ -157,45 +182,30 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 # ---------------------------------------------------------------- table
-def _table_result(h: np.ndarray, v5: np.ndarray, v3: np.ndarray, rules: Rules, opponents: int,
-                  top: int) -> tuple[list[RankedArrangement], int]:
-    st = tables_for(rules)
-    scoring, bonus, net, single = kernel_params(rules)
-    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
-    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
-    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
-                          net, single, packed, values)
-    # splits with the same row strengths are worth the same: list one of each. Look at the
-    # best few first and widen only when they hold too few distinct ones.
-    want = top * 8
-    while True:
-        m = min(want, n)
-        idx = K.top_indices(values, packed, n, m)
-        chosen, seen = [], set()
-        for i in idx:
-            p = int(packed[i])
-            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
-            if key not in seen:
-                seen.add(key)
-                chosen.append((i, key))
-                if len(chosen) == top:
-                    break
-        if len(chosen) == top or m == n:
-            break
-        want *= 8
+def _table_result(h: np.ndarray, rules: Rules, opponents: int,
+                  top: int) -> list[RankedArrangement]:
+    """The ``top`` best distinct row-strength triples, from one best-k kernel call."""
+    st, _ = terms_for(rules)
+    split, value, rows, found = search_best(h[None, :], rules, st, top)
+    k = int(found[0])
+    r = rows[0, :k]
+    at = (np.arange(3), r)  # (row, strength) of each listed row
+    win, tie = st.pw[at].tolist(), st.pt[at].tolist()
+    kinds = TABLES[rules.wheel].kind[r].tolist()
+    units = rules.royalty_array[at].tolist()
+    own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
+    cards = h.tolist()
     out = []
-    for i, (f, m_, b) in chosen:
-        pw = [st.pw[0, f], st.pw[1, m_], st.pw[2, b]]
-        pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
-        per_opp = (1 - st.p_natural) * (values[i] - (st.opp_royalty if net else 0.0)) \
-            - st.p_natural * st.natural_units
-        rows = tuple(RowInfo(ROW_NAMES[r], kind, float(pw[r]), float(pt[r]))
-                     for r, kind in enumerate(_kinds(np.array((f, m_, b)), rules)))
-        out.append(RankedArrangement(unpack_split(h, int(packed[i])),
-                                     float(opponents * per_opp), rows,  # type: ignore[arg-type]
-                                     sum(royalty_units((f, m_, b), rules)),
-                                     float(pw[0] * pw[1] * pw[2])))
-    return out, n
+    for i, (p, v) in enumerate(zip(split[0, :k].tolist(), value[0, :k].tolist())):
+        w, t, kd = win[i], tie[i], kinds[i]
+        info = (RowInfo("front", KIND_NAMES[kd[0]], w[0], t[0]),
+                RowInfo("middle", KIND_NAMES[kd[1]], w[1], t[1]),
+                RowInfo("back", KIND_NAMES[kd[2]], w[2], t[2]))
+        u = units[i] if not rules.single_royalty else royalty_units(tuple(r[i].tolist()), rules)
+        ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
+        out.append(RankedArrangement(unpack_split(cards, p), float(ev), info, sum(u),
+                                     w[0] * w[1] * w[2]))
+    return out
 
 
 # ---------------------------------------------------------------- exact scoring (MC and known)
@@ -327,11 +337,10 @@ def arrange(hand: str | Iterable[object], rules: object = "standard", opponents:
     used_seed = None
     n_samples = None
     if method == "table":
-        v5, v3 = subset_strengths(h, r.wheel)
-        natural = detect_natural(h, r, (v5, v3))
-        ranked, n_valid = _table_result(h, v5, v3, r, opponents, top)
-        return ArrangeResult(tuple(int(c) for c in h), n_valid, natural, ranked, method,
-                             opponents, r, candidates=n_valid)
+        natural = detect_natural(h, r)
+        ranked = _table_result(h, r, opponents, top)
+        return ArrangeResult(tuple(int(c) for c in h), None, natural, ranked, method,
+                             opponents, r, candidates=None)
     sp = _valid_splits(h, r)
     natural = detect_natural(h, r, (sp.v5, sp.v3))
     if method == "montecarlo":

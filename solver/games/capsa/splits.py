@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -103,12 +104,16 @@ def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarr
     return out
 
 
-def unpack_split(hand: np.ndarray, packed: int) -> Arrangement:
-    """The arrangement of a packed split ``back | middle << 11 | front << 22``."""
-    back = tuple(int(c) for c in hand[COMB5[packed & 2047]])
-    middle = tuple(int(c) for c in hand[COMB5[(packed >> 11) & 2047]])
-    front = tuple(int(c) for c in hand[COMB3[packed >> 22]])
-    return Arrangement(front, middle, back)
+_GET5 = tuple(itemgetter(*(int(i) for i in c)) for c in COMB5)
+_GET3 = tuple(itemgetter(*(int(i) for i in c)) for c in COMB3)
+
+
+def unpack_split(hand: np.ndarray | list[int], packed: int) -> Arrangement:
+    """The arrangement of a packed split ``back | middle << 11 | front << 22`` (one
+    precomputed getter per subset: this runs once per listed arrangement)."""
+    cards = hand.tolist() if isinstance(hand, np.ndarray) else hand
+    return Arrangement(_GET3[packed >> 22](cards), _GET5[(packed >> 11) & 2047](cards),
+                       _GET5[packed & 2047](cards))
 
 
 def all_valid_splits(hand: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,7 +1,8 @@
 """Every numba kernel of Capsa Susun: arrays in, arrays out, no Python objects.
 
 One module per concern: ``evaluate`` (row strengths), ``splits`` (the 72,072 splits and
-foul filter), ``naturals``, ``table`` (the table strategy's values and best splits),
+foul filter), ``naturals``, ``table`` (the table strategy's values, the full search), ``search`` (the
+branch-and-bound best-k search), ``legacy`` (the previous search, for comparison),
 ``settle`` (exact settlement for Monte Carlo and known opponents), ``rules`` (scoring codes,
 the single-royalty rule). Lookup tables come in as arguments (see
 :mod:`solver.games.capsa.lookup`); hot loops stay flat (numba adds reference counting to
@@ -26,8 +27,8 @@ from solver.games.capsa.kernels.splits import (
                                                top_indices,
                                                valid_splits,
 )
+from solver.games.capsa.kernels.search import table_top
 from solver.games.capsa.kernels.table import (
-                                               table_best_many,
                                                table_best_many_full,
                                                table_valid_evs,
 )
@@ -35,5 +36,5 @@ from solver.games.capsa.kernels.table import (
 __all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_valid",
            "count_valid_many", "naive_best_many", "natural_kind", "natural_kinds", "pareto_front",
            "score_candidates", "strength3", "strength5", "strengths5_all", "subset_strengths",
-           "table_best_many", "table_best_many_full", "table_valid_evs", "top_indices",
+           "table_best_many_full", "table_top", "table_valid_evs", "top_indices",
            "valid_splits"]

@@ -6,7 +6,6 @@ import numpy as np
 
 from solver.games.capsa import kernels as K
 from solver.games.capsa.lookup import (
-    BACK_SPLITS,
     CARD_WORD,
     COMB3,
     COMB5,
@@ -36,7 +35,13 @@ def royalties_grow(rules: Rules) -> bool:
 def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best split of each hand (N, 13) under the table strategy: packed splits, values, rows
-    (N, 3: front, middle, back strengths). ``prune=False`` forces the full search."""
+    (N, 3: front, middle, back strengths), from the branch-and-bound search of
+    :mod:`solver.games.capsa.search`; ``prune=False`` forces the full search."""
+    if prune:
+        from solver.games.capsa.search import search_best  # the search imports this module
+
+        split, ev, rows, _ = search_best(hands, rules, tables, 1)
+        return split[:, 0], ev[:, 0], rows[:, 0]
     st = tables if tables is not None else tables_for(rules)
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -45,14 +50,9 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     ev = np.empty(n, dtype=np.float64)
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
-    if prune and not single and royalties_grow(rules):
-        K.table_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                          BACK_SPLITS, t.front_floor, st.pw, st.pt, st.lr, st.roy,
-                          scoring, bonus, net, split, ev, rows)
-    else:
-        K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                               SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
-                               single, split, ev, rows)
+    K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
+                           SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
+                           single, split, ev, rows)
     return split, ev, rows
 
 

@@ -1,0 +1,274 @@
+"""Exhaustive best-``k`` search of the ``table`` strategy with branch and bound over backs.
+
+Every per-strength term comes from one table ``terms`` built once per (strategy tables, rules)
+(see :mod:`solver.games.capsa.search`), so a hand costs its subset strengths, one bound per
+back and the 56 (middle, front) choices of the backs whose bound reaches the k-th best value.
+
+Two bounds on a back ``a`` of strength ``s`` (both upper bounds of every split on that back,
+for any royalty table and for the single-royalty rule, whose value never exceeds the value
+with every royalty counted):
+
+1. ``ubs[s]``: middle as strong as the back, front the strongest front class at or below it.
+2. the same with the middle capped by the best hand class the 8 cards left can make (from
+   their rank and suit counts: a pair needs two cards of one rank left, and so on).
+
+Rows are scored with the per-row terms exactly as the full search scores them; ties between
+splits of the same row strengths (same value) keep the smallest packed split, and the ``k``
+best distinct row-strength triples come back ordered by value, then packed split.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from solver._jit import njit
+from solver.games.capsa.kernels.evaluate import subset_strengths
+from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
+from solver.games.capsa.kernels.table import _table_ev
+
+# rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
+# value, its running maximum) x (front, middle, back), then the first bound per strength
+W0, T0, X0, R0, L0, S0, M0 = 0, 3, 6, 9, 12, 15, 18
+UBS = 21
+N_TERMS = 22
+
+# 13 rank counters of 4 bits (bit 4r), and 4 suit counters of 4 bits
+_ALL = sum(1 << (4 * r) for r in range(13))
+_TOP = 8 * _ALL  # bit 3 of every counter
+_WHEEL = (8 << 48) | 8 | (8 << 4) | (8 << 8) | (8 << 12)
+_SUIT3 = 0x3333
+_SUIT8 = 0x8888
+HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS = range(8)
+
+
+@njit(inline="always")
+def _top_rank(mask):
+    """Highest rank whose counter has bit 3 set in ``mask`` (> 0)."""
+    return (math.frexp(float(mask))[1] - 4) // 4
+
+
+@njit(inline="always")
+def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus):
+    """The part of a split's value that is not a sum over rows: the scoop bonus, or two-four's
+    unit for winning more rows (rows taken as independent)."""
+    if scoring == TWO_FOUR:
+        xf = 1.0 - wf - tf
+        xm = 1.0 - wm - tm
+        xb = 1.0 - wb - tb
+        a2 = wf * wm
+        a1 = tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1 = tf * xm + xf * tm
+        b2 = xf * xm
+        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+    if scoring == BASIC:
+        return 0.0
+    return bonus * (wf * wm * wb - (1.0 - wf - tf) * (1.0 - wm - tm) * (1.0 - wb - tb))
+
+
+@njit
+def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
+    """Offer split ``p`` (row strengths f, m, b) to the best-``k`` buffer holding ``n``;
+    returns the new count. One entry per strength triple, its smallest packed split."""
+    for i in range(n):
+        if brow[i, 0] == f and brow[i, 1] == m and brow[i, 2] == b:
+            if p >= bp[i]:
+                return n
+            # same triple, same value, smaller split: move it up among equal values
+            j = i
+            while j > 0 and bev[j - 1] == ev and bp[j - 1] > p:
+                bev[j] = bev[j - 1]
+                bp[j] = bp[j - 1]
+                brow[j, 0] = brow[j - 1, 0]
+                brow[j, 1] = brow[j - 1, 1]
+                brow[j, 2] = brow[j - 1, 2]
+                j -= 1
+            bev[j] = ev
+            bp[j] = p
+            brow[j, 0] = f
+            brow[j, 1] = m
+            brow[j, 2] = b
+            return n
+    if n == k:
+        last = n - 1
+        if ev < bev[last] or (ev == bev[last] and p > bp[last]):
+            return n
+        j = last
+    else:
+        j = n
+        n += 1
+    while j > 0 and (bev[j - 1] < ev or (bev[j - 1] == ev and bp[j - 1] > p)):
+        bev[j] = bev[j - 1]
+        bp[j] = bp[j - 1]
+        brow[j, 0] = brow[j - 1, 0]
+        brow[j, 1] = brow[j - 1, 1]
+        brow[j, 2] = brow[j - 1, 2]
+        j -= 1
+    bev[j] = ev
+    bp[j] = p
+    brow[j, 0] = f
+    brow[j, 1] = m
+    brow[j, 2] = b
+    return n
+
+
+@njit
+def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+              terms, class_cap, front_cap, straight_cap, scoring, bonus, net, single, k,
+              out_split, out_ev, out_rows, out_n):
+    """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
+    strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back) and how
+    many were found (N,). ``class_cap[c, r]`` is the strongest 5-card strength of hand class
+    ``c`` whose leading rank is ``r``; ``straight_cap`` the strongest straight."""
+    n5 = comb5.shape[0]
+    n3 = comb3.shape[0]
+    v5 = np.empty(n5, dtype=np.int32)
+    v3 = np.empty(n3, dtype=np.int32)
+    rcw = np.empty(13, dtype=np.int64)
+    scw = np.empty(13, dtype=np.int64)
+    bev = np.empty(k)
+    bp = np.empty(k, dtype=np.int64)
+    brow = np.empty((k, 3), dtype=np.int64)
+    evs = np.empty(56)
+    wf_ = terms[W0]
+    wm_ = terms[W0 + 1]
+    wb_ = terms[W0 + 2]
+    tf_ = terms[T0]
+    tm_ = terms[T0 + 1]
+    tb_ = terms[T0 + 2]
+    xf_ = terms[X0]
+    xm_ = terms[X0 + 1]
+    xb_ = terms[X0 + 2]
+    rf_ = terms[R0]
+    rm_ = terms[R0 + 1]
+    rb_ = terms[R0 + 2]
+    lf_ = terms[L0]
+    lm_ = terms[L0 + 1]
+    lb_ = terms[L0 + 2]
+    sf_ = terms[S0]
+    sm_ = terms[S0 + 1]
+    sb_ = terms[S0 + 2]
+    mf_ = terms[M0]
+    mm_ = terms[M0 + 1]
+    ubs = terms[UBS]
+    simple = scoring != TWO_FOUR and not single
+    use_bonus = scoring != BASIC
+    for h in range(hands.shape[0]):
+        hand = hands[h]
+        subset_strengths(hand, card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        hand_rc = 0
+        hand_sc = 0
+        for i in range(13):
+            rcw[i] = 1 << (4 * (hand[i] >> 2))
+            scw[i] = 1 << (4 * (hand[i] & 3))
+            hand_rc += rcw[i]
+            hand_sc += scw[i]
+        top = 0
+        for a in range(1, n5):
+            if v5[a] > v5[top]:
+                top = a
+        n = 0
+        thr = -1e300
+        for step in range(n5 + 1):
+            a = top if step == 0 else step - 1
+            if step > 0 and a == top:
+                continue
+            va = v5[a]
+            if ubs[va] < thr:
+                continue
+            if step > 0:
+                # second bound: the best hand class the other 8 cards can make caps the middle
+                cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
+                                + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
+                sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
+                                + scw[comb5[a, 3]] + scw[comb5[a, 4]])
+                cap = va
+                fcap = va
+                if ((sx + _SUIT3) & _SUIT8) == 0:
+                    ge2 = (cx + 6 * _ALL) & _TOP
+                    ge3 = (cx + 5 * _ALL) & _TOP
+                    ge4 = (cx + 4 * _ALL) & _TOP
+                    any1 = (cx + 7 * _ALL) & _TOP
+                    straight = ((any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12)
+                                 & (any1 >> 16)) != 0 or (any1 & _WHEEL) == _WHEEL)
+                    pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
+                    if ge4 != 0:
+                        c = class_cap[QUADS, _top_rank(ge4)]
+                    elif ge3 != 0 and pairs2:
+                        c = class_cap[FULL_HOUSE, _top_rank(ge3)]
+                    elif straight:
+                        c = straight_cap
+                    elif ge3 != 0:
+                        c = class_cap[TRIPS, _top_rank(ge3)]
+                    elif pairs2:
+                        c = class_cap[TWO_PAIR, _top_rank(ge2)]
+                    elif ge2 != 0:
+                        c = class_cap[PAIR, _top_rank(ge2)]
+                    else:
+                        c = class_cap[HIGH, _top_rank(any1)]
+                    if c < cap:
+                        cap = c
+                    # the front: with no trips and at most two pairs left, the middle must
+                    # hold a pair at least as high as any pair of the front
+                    if ge3 == 0:
+                        r1 = _top_rank(any1)
+                        if ge2 == 0:
+                            # no pair: the middle holds the top card unless it is a straight
+                            fc = front_cap[HIGH, r1 if straight else
+                                           _top_rank(any1 ^ (8 << (4 * r1)))]
+                        elif straight:
+                            fc = fcap
+                        elif not pairs2:
+                            fc = front_cap[HIGH, r1]
+                        else:
+                            g = ge2 & (ge2 - 1)
+                            # exactly two pairs: a front pair sits under the middle's pair
+                            fc = front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0 else fcap
+                        if 0 <= fc < fcap:
+                            fcap = fc
+                fs = min(front_floor[cap], fcap) if fcap < va else front_floor[cap]
+                if fs < 0:
+                    continue  # no front can sit under any middle of this back
+                ub = (mf_[fs] + mm_[cap] + sb_[va]
+                      + _nonseparable(wf_[fs], tf_[fs], wm_[cap], tm_[cap], wb_[va], tb_[va],
+                                      scoring, bonus))
+                if ub < thr:
+                    continue
+            wb = wb_[va]
+            xb = xb_[va]
+            sb = sb_[va]
+            # branch-free over the 56 (middle, front) choices, then a rarely taken offer loop
+            for j in range(56):
+                q = back_splits[a, j]
+                b = q & 2047
+                f = q >> 11
+                vb = v5[b]
+                vf = v3[f]
+                if simple:
+                    ev = sf_[vf] + sm_[vb] + sb
+                    if use_bonus:
+                        ev += bonus * (wf_[vf] * wm_[vb] * wb - xf_[vf] * xm_[vb] * xb)
+                else:  # two-four or single royalty: the full search's formula
+                    ev = _table_ev(wf_[vf], tf_[vf], wm_[vb], tm_[vb], wb, tb_[va], rf_[vf],
+                                   rm_[vb], rb_[va], lf_[vf], lm_[vb], lb_[va], scoring, bonus,
+                                   net, single)
+                evs[j] = ev if (vb <= va) & (vf <= vb) else -np.inf
+            for j in range(56):
+                ev = evs[j]
+                if ev >= thr:
+                    q = back_splits[a, j]
+                    b = q & 2047
+                    f = q >> 11
+                    n = _offer(ev, a | (b << 11) | (f << 22), v3[f], v5[b], va, k, n, bev, bp,
+                               brow)
+                    if n == k:
+                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+        for i in range(n):
+            out_split[h, i] = bp[i]
+            out_ev[h, i] = bev[i]
+            out_rows[h, i, 0] = brow[i, 0]
+            out_rows[h, i, 1] = brow[i, 1]
+            out_rows[h, i, 2] = brow[i, 2]
+        out_n[h] = n

@@ -1,0 +1,86 @@
+"""The exhaustive ``table`` search: per-strength terms built once per table, best ``k`` in one
+kernel call for a whole batch of hands (see :mod:`solver.games.capsa.kernels.search`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.games.capsa.kernels import search as KS
+from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, TABLES
+from solver.games.capsa.rules import Rules
+from solver.games.capsa.strategy.play import kernel_params
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+
+_TERMS: dict[tuple, tuple[StrategyTables, np.ndarray]] = {}
+_MAX_CACHED = 32
+
+
+def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules) -> np.ndarray:
+    """The kernel's non-separable value part, on arrays (scoop bonus or two-four's unit)."""
+    xf, xm, xb = 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb
+    if rules.scoring == "two-four":
+        a2, a1 = wf * wm, tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1, b2 = tf * xm + xf * tm, xf * xm
+        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+    if rules.scoring == "basic":
+        return np.zeros_like(wf)
+    return rules.scoop_bonus * (wf * wm * wb - xf * xm * xb)
+
+
+def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
+    """Every per-strength term the search reads, shape (``N_TERMS``, strengths).
+
+    The separable value of a row (result plus royalties, every royalty counted) is computed
+    as the full search computes it, so equal splits get equal floats; its running maximum over
+    the strengths a row can hold and the first per-back bound make the search's bounds."""
+    t = TABLES[rules.wheel]
+    w, tie = st.pw, st.pt
+    x = 1.0 - w - tie
+    if rules.royalty_mode == "net":
+        sep = w - x + st.roy
+    else:
+        sep = w - x + st.roy * w - st.lr
+    out = np.empty((KS.N_TERMS, t.size))
+    for r in range(3):
+        out[KS.W0 + r], out[KS.T0 + r], out[KS.X0 + r] = w[r], tie[r], x[r]
+        out[KS.R0 + r], out[KS.L0 + r], out[KS.S0 + r] = st.roy[r], st.lr[r], sep[r]
+        allowed = t.is_front if r == 0 else ~t.is_front
+        out[KS.M0 + r] = np.maximum.accumulate(np.where(allowed, sep[r], -np.inf))
+    fs = np.maximum(t.front_floor, 0)
+    s = np.arange(t.size)
+    ubs = (out[KS.M0][fs] + out[KS.M0 + 1] + sep[2]
+           + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules))
+    out[KS.UBS] = np.where(t.front_floor[s] >= 0, ubs, -np.inf)
+    return np.ascontiguousarray(out)
+
+
+def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[StrategyTables, np.ndarray]:
+    """The strategy tables in force and their search terms (cached per tables object)."""
+    st = tables if tables is not None else tables_for(rules)
+    key = (id(st), rules)
+    hit = _TERMS.get(key)
+    if hit is None or hit[0] is not st:
+        if len(_TERMS) >= _MAX_CACHED:
+            _TERMS.clear()
+        hit = _TERMS[key] = (st, build_terms(st, rules))
+    return hit
+
+
+def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
+                k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
+    strategy: packed splits (N, k), values (N, k), rows (N, k, 3) and how many (N,)."""
+    _, terms = terms_for(rules, tables)
+    t = TABLES[rules.wheel]
+    hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
+    n = len(hands)
+    split = np.full((n, k), -1, dtype=np.int64)
+    ev = np.full((n, k), -np.inf)
+    rows = np.zeros((n, k, 3), dtype=np.int32)
+    found = np.zeros(n, dtype=np.int64)
+    scoring, bonus, net, single = kernel_params(rules)
+    KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
+                 t.front_floor, terms, t.class_cap, t.front_cap, t.straight_cap, scoring, bonus, net, single,
+                 k, split, ev, rows, found)
+    return split, ev, rows, found
