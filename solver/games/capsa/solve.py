@@ -37,6 +37,7 @@ from solver.errors import CardError, InputError
 from solver.executors.dask import map_chunks
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
+from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
@@ -382,20 +383,11 @@ def hand_seed(seed: int, hand: np.ndarray) -> int:
         2, np.uint64)[0] >> np.uint64(1))
 
 
-def _best_dict(hand: np.ndarray, arr: Arrangement, ev: float) -> dict:
-    d: dict[str, Any] = {"hand": format_cards(hand)}
-    d.update(arr.to_dict())
-    d["ev"] = round(float(ev), 6)
-    return d
-
-
-def best_many(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
-              method: str = "table", samples: int = 1000, seed: int = 0) -> list[dict]:
-    """The best arrangement and its ev for each hand of an (N, 13) array, in one process.
-
-    ``table`` sets the whole array in one kernel call; ``montecarlo`` solves hand by hand with
-    the seed :func:`hand_seed` gives.
-    """
+def best_many_columns(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
+                      method: str = "table", samples: int = 1000, seed: int = 0) -> BatchColumns:
+    """The best arrangement and its ev for each hand of an (N, 13) array, in one process, as
+    columns. ``table`` sets the whole array in one kernel call; ``montecarlo`` solves hand by
+    hand with the seed :func:`hand_seed` gives."""
     r = resolve_rules(rules)  # type: ignore[arg-type]
     hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
     opponents = _check_int("opponents", opponents, 1, 3)
@@ -405,20 +397,33 @@ def best_many(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
         net = r.royalty_mode == "net"
         per_opp = ((1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0))
                    - st.p_natural * st.natural_units)
-        return [_best_dict(h, unpack_split(h, int(p)), opponents * e)
-                for h, p, e in zip(hands, split, per_opp)]
+        return BatchColumns.from_splits(hands, split, opponents * per_opp)
     if method == "montecarlo":
-        out = []
-        for h in hands:
+        ev = np.empty(len(hands))
+        rows = np.empty((len(hands), 13), dtype=np.int64)
+        for i, h in enumerate(hands):
             res = arrange(h, r, opponents, "montecarlo", samples, hand_seed(seed, h), top=1)
-            out.append(_best_dict(h, res.best.arrangement, res.best.ev))
-        return out
+            arr = res.best.arrangement
+            rows[i] = arr.front + arr.middle + arr.back
+            ev[i] = res.best.ev
+        return BatchColumns(hands, rows[:, :3], rows[:, 3:8], rows[:, 8:], ev)
     raise InputError(f"batch method must be table or montecarlo, got {method!r}")
+
+
+def best_many(hands: np.ndarray, rules: object = "standard", opponents: int = 3,
+              method: str = "table", samples: int = 1000, seed: int = 0) -> list[dict]:
+    """:func:`best_many_columns` as one dict per hand."""
+    return best_many_columns(hands, rules, opponents, method, samples, seed).to_dicts()
 
 
 def best_chunk(chunk: np.ndarray, args: tuple) -> list[dict]:
     """``best_many(chunk, *args)``: the task an executor runs for one chunk."""
     return best_many(chunk.astype(np.int64), *args)
+
+
+def best_chunk_columns(chunk: np.ndarray, args: tuple) -> BatchColumns:
+    """``best_many_columns(chunk, *args)``: the columnar task of one chunk."""
+    return best_many_columns(chunk.astype(np.int64), *args)
 
 
 def _parse_many(hands: Iterable[object] | np.ndarray) -> np.ndarray:
@@ -436,6 +441,34 @@ def _parse_many(hands: Iterable[object] | np.ndarray) -> np.ndarray:
     return np.array(out, dtype=np.int64).reshape(-1, 13)
 
 
+def _map_chunks(arr: np.ndarray, task: Any, args: tuple, processes: int | None,
+                chunk_size: int, client: Any) -> list[Any]:
+    """``task(chunk, args)`` of every chunk, in input order: here, on a pool or a cluster."""
+    chunks = [arr[i:i + chunk_size] for i in range(0, len(arr), chunk_size)]
+    if client is not None:
+        return map_chunks(client, task, chunks, args)
+    workers = processes or os.cpu_count() or 1
+    if workers == 1 or len(chunks) <= 1:
+        return [task(c, args) for c in chunks]
+    ex = PoolExecutor(task, args, workers)
+    for i, chunk in enumerate(chunks):
+        ex.submit(i, chunk)
+    parts: list[Any] = [None] * len(chunks)
+    for _ in chunks:
+        i, part = ex.next_done()
+        parts[i] = part
+    return parts
+
+
+def _batch_args(hands: Iterable[object] | np.ndarray, rules: object, method: str
+                ) -> np.ndarray:
+    arr = _parse_many(hands)
+    resolve_rules(rules)  # type: ignore[arg-type]  # fail before any work
+    if method not in ("table", "montecarlo"):
+        raise InputError(f"batch method must be table or montecarlo, got {method!r}")
+    return arr
+
+
 def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard",
                  opponents: int = 3, method: str = "table", samples: int = 1000,
                  seed: int = 0, processes: int | None = None, chunk_size: int = 2000,
@@ -444,26 +477,21 @@ def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard
 
     Uses every local core by default (processes, not numba threads); ``processes=1`` stays in
     this process; ``client`` (a ``dask.distributed.Client``) sends the chunks to a cluster.
-    Results come back in input order.
+    Results come back in input order. :func:`arrange_many_columns` gives the same as arrays.
     """
-    arr = _parse_many(hands)
-    resolve_rules(rules)  # type: ignore[arg-type]  # fail before any work
-    if method not in ("table", "montecarlo"):
-        raise InputError(f"batch method must be table or montecarlo, got {method!r}")
-    chunks = [arr[i:i + chunk_size] for i in range(0, len(arr), chunk_size)]
-    args = (rules, opponents, method, samples, seed)
-    if client is not None:
-        parts = map_chunks(client, best_chunk, chunks, args)
-    else:
-        workers = processes or os.cpu_count() or 1
-        if workers == 1 or len(chunks) <= 1:
-            parts = [best_many(c, *args) for c in chunks]  # type: ignore[arg-type]
-        else:
-            ex = PoolExecutor(best_chunk, args, workers)
-            for i, chunk in enumerate(chunks):
-                ex.submit(i, chunk)
-            parts = [[] for _ in chunks]
-            for _ in chunks:
-                i, part = ex.next_done()
-                parts[i] = part
+    arr = _batch_args(hands, rules, method)
+    parts = _map_chunks(arr, best_chunk, (rules, opponents, method, samples, seed), processes,
+                        chunk_size, client)
     return [d for part in parts for d in part]
+
+
+def arrange_many_columns(hands: Iterable[object] | np.ndarray, rules: object = "standard",
+                         opponents: int = 3, method: str = "table", samples: int = 1000,
+                         seed: int = 0, processes: int | None = None, chunk_size: int = 2000,
+                         client: Any = None) -> BatchColumns:
+    """:func:`arrange_many` as columns (:class:`BatchColumns`: NumPy arrays, ``to_arrow()``
+    for an Arrow table, ``to_dicts()`` for the dicts), without a dict per hand."""
+    arr = _batch_args(hands, rules, method)
+    parts = _map_chunks(arr, best_chunk_columns, (rules, opponents, method, samples, seed),
+                        processes, chunk_size, client)
+    return BatchColumns.concat(parts)
