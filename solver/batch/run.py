@@ -9,8 +9,11 @@ Input, one hand per line (line numbers count every physical line, from 1):
 
 Output, JSON lines appended to OUT in whole chunks as they finish (one ``write`` and an
 ``fsync`` per chunk): ``{"line": N, "id"?: ..., "hand": [...], "front": [...], "middle": [...],
-"back": [...], "ev": x}``. A bad line goes to the errors file as ``{"line": N, "error": ...}``
-and the run goes on. A line is done once it is in OUT or in the errors file: a rerun skips
+"back": [...], "ev": x}``. With ``format="parquet"`` OUT is a directory of Parquet parts, one
+per chunk (written to a temporary name, fsynced, renamed into place): columns ``line``, ``id``
+(text, null when absent), ``hand``/``front``/``middle``/``back`` (lists of card strings) and
+``ev`` (full precision); read it as one table with ``pyarrow.parquet.read_table(OUT)``.
+A bad line goes to the errors file as ``{"line": N, "error": ...}`` and the run goes on. A line is done once it is in OUT or in the errors file: a rerun skips
 it, so every input line lands exactly once whatever interrupted the run before. A torn tail
 (a crash mid-write) is cut off on rerun. Delete the errors file to try its lines again.
 
@@ -37,7 +40,9 @@ import numpy as np
 from solver.batch.output import (
     Appender,
     LineSet,
+    PartWriter,
     scan_lines,
+    scan_parts,
     sigint_deferred,
 )
 from solver.errors import InputError
@@ -45,13 +50,14 @@ from solver.executors.dask import DaskExecutor, connect, require_distributed
 from solver.executors.inline import InlineExecutor
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.solve import MAX_SAMPLES, best_many
+from solver.games.capsa.solve import MAX_SAMPLES, best_many_columns
 from solver.games.capsa.splits import parse_hand
 from solver.warmup import warm_up
 
 DEFAULT_CHUNK = 2000
 MAX_CHUNK = 1_000_000
 MAX_ERROR_CHARS = 300
+FORMATS = ("jsonl", "parquet")
 
 
 # ---------------------------------------------------------------- one line, one chunk
@@ -98,10 +104,14 @@ def _short(message: str) -> str:
 
 def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
     """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
-    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them. Pure: safe to retry."""
+    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them, and optionally
+    the output format (``jsonl``, the default, or ``parquet``: then ``results`` is one whole
+    Parquet file). Pure: safe to retry."""
 
+    solve_args, fmt = (args[:5], args[5]) if len(args) > 5 else (args, "jsonl")
     hands: list[np.ndarray] = []
-    meta: list[tuple[int, object]] = []
+    lines: list[int] = []
+    ids: list[object] = []
     errors: list[str] = []
     for line, text in items:
         try:
@@ -110,17 +120,26 @@ def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
             errors.append(json.dumps({"line": line, "error": _short(str(exc))}, ensure_ascii=False))
             continue
         hands.append(hand)
-        meta.append((line, ident))
-    results = best_many(np.array(hands, dtype=np.int64).reshape(-1, 13), *args) if hands else []
-    lines = []
-    for (line, ident), res in zip(meta, results):
-        d: dict[str, Any] = {"line": line}
-        if ident is not None:
-            d["id"] = ident
-        d.update(res)
-        lines.append(json.dumps(d, ensure_ascii=False))
-    return ChunkOutput("".join(s + "\n" for s in lines).encode(),
-                       "".join(s + "\n" for s in errors).encode(), len(lines), len(errors))
+        lines.append(line)
+        ids.append(ident)
+    results = b""
+    if hands:
+        cols = best_many_columns(np.array(hands, dtype=np.int64), *solve_args)
+        if fmt == "parquet":
+            results = _parquet_bytes(cols.to_arrow(lines, ids))
+        else:
+            results = cols.json_lines(lines, ids).encode()
+    return ChunkOutput(results, "".join(s + "\n" for s in errors).encode(), len(lines),
+                       len(errors))
+
+
+def _parquet_bytes(table: Any) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
 
 
 # ---------------------------------------------------------------- input
@@ -218,12 +237,13 @@ class BatchConfig:
     cluster: str | None = None
     ordered: bool = False
     progress: bool = True
+    format: str = "jsonl"
     # called after each chunk is written (tests use it to interrupt a run at a known point)
     on_chunk: Callable[[int], None] | None = field(default=None, repr=False)
 
     @property
     def args(self) -> tuple:
-        return (self.rules, self.opponents, self.method, self.samples, self.seed)
+        return (self.rules, self.opponents, self.method, self.samples, self.seed, self.format)
 
 
 def check_config(cfg: BatchConfig) -> None:
@@ -239,6 +259,13 @@ def check_config(cfg: BatchConfig) -> None:
                                    ("--workers", 1 if cfg.workers is None else cfg.workers, 1, 1024)):
         if not low <= value <= high:
             raise InputError(f"{name} must be between {low} and {high}, got {value}")
+    if cfg.format not in FORMATS:
+        raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {cfg.format!r}")
+    if cfg.format == "parquet":
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:  # pragma: no cover - a dependency of the package
+            raise InputError("--format parquet needs pyarrow (pip install pyarrow)") from None
     if cfg.scheduler and cfg.cluster:
         raise InputError("give --scheduler or --cluster, not both")
     if cfg.cluster not in (None, "local"):
@@ -251,7 +278,11 @@ def check_config(cfg: BatchConfig) -> None:
     for what, path in (("output", cfg.output), ("errors file", _errors_path(cfg))):
         if path == "-":
             raise InputError(f"the {what} must be a file (it is appended to and resumed)")
-        if os.path.isdir(path):
+        folder = what == "output" and cfg.format == "parquet"
+        if folder and os.path.exists(path) and not os.path.isdir(path):
+            raise InputError(f"the Parquet output {path} is a file; it must be a directory "
+                             "(one part per chunk)")
+        if os.path.isdir(path) and not folder:
             raise InputError(f"the {what} {path} is a directory")
         parent = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(parent):
@@ -300,7 +331,10 @@ def run_batch(cfg: BatchConfig) -> Summary:
     err_path = _errors_path(cfg)
     done = LineSet()
     keep_out = keep_err = None
-    if os.path.exists(cfg.output):
+    parquet = cfg.format == "parquet"
+    if parquet and os.path.isdir(cfg.output):
+        scan_parts(cfg.output, done)
+    elif not parquet and os.path.exists(cfg.output):
         _, keep_out = scan_lines(cfg.output, done)
     if os.path.exists(err_path):
         _, keep_err = scan_lines(err_path, done)
@@ -316,7 +350,7 @@ def run_batch(cfg: BatchConfig) -> Summary:
     bar = None
     solve_start = time.perf_counter()
     try:
-        out = Appender(cfg.output, keep_out)
+        out = PartWriter(cfg.output) if parquet else Appender(cfg.output, keep_out)
         summary.torn_bytes_dropped += out.dropped
         if keep_err is not None:  # only ever created when there is an error to write
             errs = Appender(err_path, keep_err)

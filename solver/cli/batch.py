@@ -39,6 +39,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     where.add_argument("--cluster", choices=("local",),
                        help="start a Dask LocalCluster for this run")
     p.add_argument("--ordered", action="store_true", help="write results in input order")
+    p.add_argument("--format", choices=("jsonl", "parquet"), default="jsonl",
+                   help="jsonl (default): JSON lines appended to OUT; parquet: OUT is a "
+                        "directory of Parquet parts, one per chunk, read as one table")
     p.add_argument("--errors", metavar="FILE", default=None,
                    help="bad lines go here (default OUT.errors.jsonl)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -53,7 +56,7 @@ def config_from_args(args: argparse.Namespace) -> BatchConfig:
                        rules=args.rules, opponents=args.opponents, method=args.method,
                        samples=args.samples, seed=args.seed, workers=args.workers,
                        chunk_size=args.chunk_size, scheduler=args.scheduler,
-                       cluster=args.cluster, ordered=args.ordered,
+                       cluster=args.cluster, ordered=args.ordered, format=args.format,
                        progress=not args.no_progress)
 
 
