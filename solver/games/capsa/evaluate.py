@@ -105,7 +105,7 @@ def subset_strengths(hand: np.ndarray, wheel: str = "lowest") -> tuple[np.ndarra
     v5 = np.empty(len(COMB5), dtype=np.int32)
     v3 = np.empty(len(COMB3), dtype=np.int32)
     K.subset_strengths(np.asarray(hand, dtype=np.int64), CARD_WORD, t.rank5, t.flush5, t.rank3,
-                       COMB5, COMB3, v5, v3)
+                       v5, v3)
     return v5, v3
 
 

@@ -12,20 +12,36 @@ from solver.games.capsa.lookup import SUIT_OFFSET as _SUIT_OFFSET
 
 
 @njit
-def subset_strengths(hand, card_word, rank5, flush5, rank3, comb5, comb3, v5, v3):
-    """Strength of each of the 1,287 five-card and 286 three-card subsets of a 13-card hand."""
+def subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3):
+    """Strength of each of the 1,287 five-card and 286 three-card subsets of a 13-card hand,
+    in ``COMB5`` / ``COMB3`` order (lexicographic): nested loops that reuse the partial sums
+    of the first cards, so each subset costs one addition and one lookup."""
     w = np.empty(13, dtype=np.uint64)
     for i in range(13):
         w[i] = card_word[hand[i]]
-    for i in range(comb5.shape[0]):
-        s = w[comb5[i, 0]] + w[comb5[i, 1]] + w[comb5[i, 2]] + w[comb5[i, 3]] + w[comb5[i, 4]]
-        if (s + _SUIT_OFFSET) & _FLUSH_BITS:
-            v5[i] = flush5[s >> _SHIFT_RANKS]
-        else:
-            v5[i] = rank5[s & _KEY_MASK]
-    for i in range(comb3.shape[0]):
-        s = w[comb3[i, 0]] + w[comb3[i, 1]] + w[comb3[i, 2]]
-        v3[i] = rank3[s & _KEY_MASK]
+    k = 0
+    for i0 in range(9):
+        s0 = w[i0]
+        for i1 in range(i0 + 1, 10):
+            s1 = s0 + w[i1]
+            for i2 in range(i1 + 1, 11):
+                s2 = s1 + w[i2]
+                for i3 in range(i2 + 1, 12):
+                    s3 = s2 + w[i3]
+                    for i4 in range(i3 + 1, 13):
+                        s = s3 + w[i4]
+                        if (s + _SUIT_OFFSET) & _FLUSH_BITS:
+                            v5[k] = flush5[s >> _SHIFT_RANKS]
+                        else:
+                            v5[k] = rank5[s & _KEY_MASK]
+                        k += 1
+    k = 0
+    for i0 in range(11):
+        for i1 in range(i0 + 1, 12):
+            s1 = w[i0] + w[i1]
+            for i2 in range(i1 + 1, 13):
+                v3[k] = rank3[(s1 + w[i2]) & _KEY_MASK]
+                k += 1
 
 
 @njit

@@ -157,7 +157,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     use_bonus = scoring != BASIC
     for h in range(hands.shape[0]):
         hand = hands[h]
-        subset_strengths(hand, card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
         hand_rc = 0
         hand_sc = 0
         for i in range(13):

@@ -27,7 +27,7 @@ def count_valid_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs
     v5 = np.empty(comb5.shape[0], dtype=np.int32)
     v3 = np.empty(comb3.shape[0], dtype=np.int32)
     for h in range(hands.shape[0]):
-        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
         n = 0
         for p in pairs:
             va = v5[p & 2047]
@@ -117,7 +117,7 @@ def naive_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
     v5 = np.empty(comb5.shape[0], dtype=np.int32)
     v3 = np.empty(comb3.shape[0], dtype=np.int32)
     for h in range(hands.shape[0]):
-        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
         bb = -1
         bm = -1
         bf = -1

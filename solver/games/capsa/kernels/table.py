@@ -76,7 +76,7 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
     splits = np.empty(2 * pairs.shape[0], dtype=np.int64)
     evs = np.empty(2 * pairs.shape[0])
     for h in range(hands.shape[0]):
-        subset_strengths(hands[h], card_word, rank5, flush5, rank3, comb5, comb3, v5, v3)
+        subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
         n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                             splits, evs)
         i = np.argmax(evs[:n])
