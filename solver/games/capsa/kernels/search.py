@@ -132,6 +132,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     bp = np.empty(k, dtype=np.int64)
     brow = np.empty((k, 3), dtype=np.int64)
     evs = np.empty(56)
+    cand = np.empty(comb5.shape[0], dtype=np.int64)
+    cub = np.empty(comb5.shape[0])
+    order = np.empty(0, dtype=np.int64)
     wf_ = terms[W0]
     wm_ = terms[W0 + 1]
     wb_ = terms[W0 + 2]
@@ -171,71 +174,20 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 top = a
         n = 0
         thr = -1e300
-        for step in range(n5 + 1):
-            a = top if step == 0 else step - 1
-            if step > 0 and a == top:
-                continue
+        nc = 0
+        pos = -1  # -1: the strongest back first, then the others by their bound
+        while True:
+            if pos < 0:
+                a = top
+            else:
+                if pos == nc:
+                    break
+                c = order[pos]
+                if cub[c] < thr:
+                    break  # every later back has a lower bound
+                a = cand[c]
+            pos += 1
             va = v5[a]
-            if ubs[va] < thr:
-                continue
-            if step > 0:
-                # second bound: the best hand class the other 8 cards can make caps the middle
-                cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
-                                + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
-                sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
-                                + scw[comb5[a, 3]] + scw[comb5[a, 4]])
-                cap = va
-                fcap = va
-                if ((sx + _SUIT3) & _SUIT8) == 0:
-                    ge2 = (cx + 6 * _ALL) & _TOP
-                    ge3 = (cx + 5 * _ALL) & _TOP
-                    ge4 = (cx + 4 * _ALL) & _TOP
-                    any1 = (cx + 7 * _ALL) & _TOP
-                    straight = ((any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12)
-                                 & (any1 >> 16)) != 0 or (any1 & _WHEEL) == _WHEEL)
-                    pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
-                    if ge4 != 0:
-                        c = class_cap[QUADS, _top_rank(ge4)]
-                    elif ge3 != 0 and pairs2:
-                        c = class_cap[FULL_HOUSE, _top_rank(ge3)]
-                    elif straight:
-                        c = straight_cap
-                    elif ge3 != 0:
-                        c = class_cap[TRIPS, _top_rank(ge3)]
-                    elif pairs2:
-                        c = class_cap[TWO_PAIR, _top_rank(ge2)]
-                    elif ge2 != 0:
-                        c = class_cap[PAIR, _top_rank(ge2)]
-                    else:
-                        c = class_cap[HIGH, _top_rank(any1)]
-                    if c < cap:
-                        cap = c
-                    # the front: with no trips and at most two pairs left, the middle must
-                    # hold a pair at least as high as any pair of the front
-                    if ge3 == 0:
-                        r1 = _top_rank(any1)
-                        if ge2 == 0:
-                            # no pair: the middle holds the top card unless it is a straight
-                            fc = front_cap[HIGH, r1 if straight else
-                                           _top_rank(any1 ^ (8 << (4 * r1)))]
-                        elif straight:
-                            fc = fcap
-                        elif not pairs2:
-                            fc = front_cap[HIGH, r1]
-                        else:
-                            g = ge2 & (ge2 - 1)
-                            # exactly two pairs: a front pair sits under the middle's pair
-                            fc = front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0 else fcap
-                        if 0 <= fc < fcap:
-                            fcap = fc
-                fs = min(front_floor[cap], fcap) if fcap < va else front_floor[cap]
-                if fs < 0:
-                    continue  # no front can sit under any middle of this back
-                ub = (mf_[fs] + mm_[cap] + sb_[va]
-                      + _nonseparable(wf_[fs], tf_[fs], wm_[cap], tm_[cap], wb_[va], tb_[va],
-                                      scoring, bonus))
-                if ub < thr:
-                    continue
             wb = wb_[va]
             xb = xb_[va]
             sb = sb_[va]
@@ -265,6 +217,73 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                                brow)
                     if n == k:
                         thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+            if pos == 0:
+                # bound every other back; keep those that can reach the k-th best so far
+                for a in range(n5):
+                    va = v5[a]
+                    if a == top or ubs[va] < thr:
+                        continue
+                    # second bound: the best hand class the other 8 cards can make caps the middle
+                    cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
+                                    + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
+                    sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
+                                    + scw[comb5[a, 3]] + scw[comb5[a, 4]])
+                    cap = va
+                    fcap = va
+                    if ((sx + _SUIT3) & _SUIT8) == 0:
+                        ge2 = (cx + 6 * _ALL) & _TOP
+                        ge3 = (cx + 5 * _ALL) & _TOP
+                        ge4 = (cx + 4 * _ALL) & _TOP
+                        any1 = (cx + 7 * _ALL) & _TOP
+                        straight = ((any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12)
+                                     & (any1 >> 16)) != 0 or (any1 & _WHEEL) == _WHEEL)
+                        pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
+                        if ge4 != 0:
+                            c = class_cap[QUADS, _top_rank(ge4)]
+                        elif ge3 != 0 and pairs2:
+                            c = class_cap[FULL_HOUSE, _top_rank(ge3)]
+                        elif straight:
+                            c = straight_cap
+                        elif ge3 != 0:
+                            c = class_cap[TRIPS, _top_rank(ge3)]
+                        elif pairs2:
+                            c = class_cap[TWO_PAIR, _top_rank(ge2)]
+                        elif ge2 != 0:
+                            c = class_cap[PAIR, _top_rank(ge2)]
+                        else:
+                            c = class_cap[HIGH, _top_rank(any1)]
+                        if c < cap:
+                            cap = c
+                        # the front: with no trips and at most two pairs left, the middle must
+                        # hold a pair at least as high as any pair of the front
+                        if ge3 == 0:
+                            r1 = _top_rank(any1)
+                            if ge2 == 0:
+                                # no pair: the middle holds the top card unless it is a straight
+                                fc = front_cap[HIGH, r1 if straight else
+                                               _top_rank(any1 ^ (8 << (4 * r1)))]
+                            elif straight:
+                                fc = fcap
+                            elif not pairs2:
+                                fc = front_cap[HIGH, r1]
+                            else:
+                                g = ge2 & (ge2 - 1)
+                                # exactly two pairs: a front pair sits under the middle's pair
+                                fc = front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0 else fcap
+                            if 0 <= fc < fcap:
+                                fcap = fc
+                    fs = min(front_floor[cap], fcap) if fcap < va else front_floor[cap]
+                    if fs < 0:
+                        continue  # no front can sit under any middle of this back
+                    ub = (mf_[fs] + mm_[cap] + sb_[va]
+                          + _nonseparable(wf_[fs], tf_[fs], wm_[cap], tm_[cap], wb_[va], tb_[va],
+                                          scoring, bonus))
+                    if ub < thr:
+                        continue
+                    cand[nc] = a
+                    cub[nc] = ub
+                    nc += 1
+                order = np.argsort(-cub[:nc])
         for i in range(n):
             out_split[h, i] = bp[i]
             out_ev[h, i] = bev[i]
