@@ -5,14 +5,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver._jit import njit
+from solver.cards import format_cards
 from solver.games.capsa import kernels as K
+from solver.games.capsa import solve as S
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.kernels import legacy as KL
-from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
+from solver.games.capsa.lookup import (
+    BACK_SPLITS,
+    CARD_WORD,
+    COMB3,
+    COMB5,
+    KIND_NAMES,
+    SPLIT_PAIRS,
+    TABLES,
+)
+from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.splits import parse_hand
-from solver.games.capsa.strategy.play import kernel_params, royalties_grow
-from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+from solver.games.capsa.solve import ROW_NAMES, ArrangeResult, RankedArrangement, RowInfo
+from solver.games.capsa.splits import Arrangement, parse_hand
+from solver.games.capsa.strategy.play import deal, kernel_params, natural_codes, royalties_grow
+from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
 
 
 def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None
@@ -66,3 +80,124 @@ def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int
         if len(chosen) == top or m == n:
             return n, chosen
         want *= 8
+
+
+# ---------------------------------------------------------------- whole previous code paths
+def _old_pareto(rows: np.ndarray) -> np.ndarray:
+    """The previous candidate filter: a three-key sort, then each split against those kept."""
+    order = np.lexsort((-rows[:, 0], -rows[:, 1], -rows[:, 2]))
+    return _old_pareto_kernel(rows, order)
+
+
+@njit
+def _old_pareto_kernel(rows, order):
+    keep = np.empty(rows.shape[0], dtype=np.int64)
+    k = 0
+    for idx in order:
+        dominated = False
+        for j in range(k):
+            q = keep[j]
+            if rows[q, 0] >= rows[idx, 0] and rows[q, 1] >= rows[idx, 1] \
+                    and rows[q, 2] >= rows[idx, 2]:
+                dominated = True
+                break
+        if not dominated:
+            keep[k] = idx
+            k += 1
+    return keep[:k]
+
+
+def _old_subsets(h: np.ndarray, wheel: str) -> tuple[np.ndarray, np.ndarray]:
+    t = TABLES[wheel]
+    v5 = np.empty(len(COMB5), dtype=np.int32)
+    v3 = np.empty(len(COMB3), dtype=np.int32)
+    KL.subset_strengths(h, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, v5, v3)
+    return v5, v3
+
+
+def _old_unpack(hand: np.ndarray, packed: int) -> Arrangement:
+    back = tuple(int(c) for c in hand[COMB5[packed & 2047]])
+    middle = tuple(int(c) for c in hand[COMB5[(packed >> 11) & 2047]])
+    front = tuple(int(c) for c in hand[COMB3[packed >> 22]])
+    return Arrangement(front, middle, back)
+
+
+def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) -> ArrangeResult:
+    """The previous ``arrange(method="table")``, end to end: every valid split scored, a top-k
+    pass, the valid count and a result object per arrangement."""
+    h = parse_hand(hand)  # type: ignore[arg-type]
+    v5, v3 = _old_subsets(h, rules.wheel)
+    natural = detect_natural(h, rules, (v5, v3))
+    st = tables_for(rules)
+    scoring, bonus, net, single = kernel_params(rules)
+    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
+    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
+    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
+                          net, single, packed, values)
+    _, chosen = table_top(h, rules, top)
+    kinds = TABLES[rules.wheel].kind
+    out = []
+    for p, value, (f, m_, b) in chosen:
+        pw = [st.pw[0, f], st.pw[1, m_], st.pw[2, b]]
+        pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
+        per_opp = (1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0)) \
+            - st.p_natural * st.natural_units
+        rows = tuple(RowInfo(ROW_NAMES[r], KIND_NAMES[kinds[s]], float(pw[r]), float(pt[r]))
+                     for r, s in enumerate((f, m_, b)))
+        out.append(RankedArrangement(_old_unpack(h, p), float(opponents * per_opp), rows,
+                                     sum(royalty_units((f, m_, b), rules)),
+                                     float(pw[0] * pw[1] * pw[2])))
+    return ArrangeResult(tuple(int(c) for c in h), n, natural, out, "table", opponents, rules,
+                         candidates=n)
+
+
+def arrange_montecarlo(hand: object, rules: Rules, opponents: int, samples: int, seed: int,
+                       top: int = 1) -> ArrangeResult:
+    """The previous Monte Carlo: the same deals and exact scoring, opponents set with the
+    previous search, candidates from the previous filter."""
+    h = parse_hand(hand)  # type: ignore[arg-type]
+    sp = S._valid_splits(h, rules)
+    natural = detect_natural(h, rules, (sp.v5, sp.v3))
+    unseen = np.setdiff1d(np.arange(52), h)
+    deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
+    cand = _old_pareto(sp.rows) if not ((rules.single_royalty and rules.royalty_mode == "winner")
+                                         or not royalties_grow(rules)) \
+        else np.arange(len(sp.packed))
+    s, o = deals.shape[:2]
+    flat = deals.reshape(s * o, 13)
+    _, _, rows = table_play(flat, rules)
+    roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
+    nat = np.zeros(s * o, dtype=np.int64)
+    if rules.naturals_on:
+        codes = natural_codes(flat)
+        for code, kind in NATURAL_BY_CODE.items():
+            nat[codes == code] = rules.natural_units(kind)
+    opp = (rows.reshape(s, o, 3).astype(np.int64), roy.reshape(s, o, 3).astype(np.int64),
+           np.zeros((s, o), dtype=np.bool_), nat.reshape(s, o))
+    ranked = S._exact_result(sp, rules, opp, top, cand)
+    return ArrangeResult(tuple(int(c) for c in h), len(sp.packed), natural, ranked,
+                         "montecarlo", opponents, rules, samples, seed, len(cand))
+
+
+def best_many(hands: np.ndarray, rules: Rules, opponents: int = 3) -> list[dict]:
+    """The previous ``best_many(method="table")``: the previous search, then a dict per hand
+    built from an :class:`Arrangement`."""
+    hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    st = tables_for(rules)
+    split, value, _ = table_play(hands, rules, st)
+    net = rules.royalty_mode == "net"
+    per_opp = ((1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0))
+               - st.p_natural * st.natural_units)
+    out = []
+    for h, p, e in zip(hands, split, opponents * per_opp):
+        d = {"hand": format_cards(h)}
+        d.update(_old_unpack(h, int(p)).to_dict())
+        d["ev"] = round(float(e), 6)
+        out.append(d)
+    return out
+
+
+def count_valid(hand: object, rules: Rules) -> int:
+    """The previous ``valid_arrangements``: old subset evaluation, every pair checked."""
+    v5, v3 = _old_subsets(parse_hand(hand), rules.wheel)  # type: ignore[arg-type]
+    return int(KL.count_valid(v5, v3, SPLIT_PAIRS))

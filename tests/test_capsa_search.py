@@ -107,16 +107,25 @@ def test_batch_equals_previous_batch(seed, spec):
     np.testing.assert_array_equal(rows, old_rows)
 
 
-def test_montecarlo_deterministic_and_same_opponents_as_before():
-    """Monte Carlo sets the sampled opponents with the search; on the same deals they get
-    the rows the previous search gave them, so the whole answer is unchanged."""
-    rules = resolve_rules("standard")
-    hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
-    a = arrange(hand, rules, 3, "montecarlo", 300, seed=17, top=3).to_dict()
-    b = arrange(hand, rules, 3, "montecarlo", 300, seed=17, top=3).to_dict()
-    assert a == b
-    deals = deal(np.random.default_rng(17), 300, 3).reshape(-1, 13)
-    np.testing.assert_array_equal(table_play(deals, rules)[2], legacy.table_play(deals, rules)[2])
+@pytest.mark.parametrize("spec", ["standard", "two-four",
+                                  {"preset": "standard", "single_royalty": True}], ids=str)
+@pytest.mark.parametrize("opponents", [1, 3])
+def test_montecarlo_deterministic_and_equal_to_previous(spec, opponents):
+    """Same seed, same answer; and the whole answer (arrangements, ev, row odds) equals the
+    previous code path's on the same deals."""
+    rules = resolve_rules(spec)
+    for seed, hand in enumerate(deal(np.random.default_rng(8), 3).reshape(-1, 13)):
+        a = arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3).to_dict()
+        assert a == arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3).to_dict()
+        assert a == legacy.arrange_montecarlo(hand, rules, opponents, 150, seed, 3).to_dict()
+
+
+@settings(max_examples=30, deadline=None)
+@given(hand=hands13, spec=st.sampled_from(RULE_SETS), opponents=st.integers(1, 3))
+def test_arrange_table_equals_previous(hand, spec, opponents):
+    rules = resolve_rules(spec)
+    assert arrange(hand, rules, opponents, top=5).to_dict() == \
+        legacy.arrange_table(hand, rules, opponents, 5).to_dict()
 
 
 @pytest.mark.parametrize("spec", ["standard", {"preset": "standard", "single_royalty": True}],

@@ -38,6 +38,7 @@ from solver.executors.dask import map_chunks
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.columns import BatchColumns
+from solver.games.capsa.kernels.splits import INDEX_BITS, STRENGTH_BITS
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
@@ -214,8 +215,13 @@ def _candidates(sp: _Splits, rules: Rules) -> np.ndarray:
     """Indices of the splits worth scoring exactly (see the module docstring)."""
     if (rules.single_royalty and rules.royalty_mode == "winner") or not royalties_grow(rules):
         return np.arange(len(sp.packed))
-    order = np.lexsort((-sp.rows[:, 0], -sp.rows[:, 1], -sp.rows[:, 2]))
-    return K.pareto_front(sp.rows, order)
+    top = (1 << STRENGTH_BITS) - 1
+    rows = sp.rows
+    # one integer per split sorts by back, middle, front (strongest first), then position
+    keys = ((((top - rows[:, 2]) << STRENGTH_BITS | (top - rows[:, 1])) << STRENGTH_BITS
+             | (top - rows[:, 0])) << INDEX_BITS) | np.arange(len(rows))
+    keys.sort()
+    return K.pareto_front(keys)
 
 
 def _opponent_rows(hands: np.ndarray, rules: Rules,

@@ -85,26 +85,46 @@ def best_natural_split(v5, v3, ok5, ok3, pairs):
     return best
 
 
+INDEX_BITS = 17  # room for every one of the 72,072 ordered splits
+STRENGTH_BITS = 13  # strengths are below 8,192
+
+
 @njit
-def pareto_front(rows, order):
-    """Indices (into ``rows``, shape (N, 3)) of the splits no other split weakly dominates in all
-    three row strengths; of equal triples only the first in ``order`` stays. ``order`` sorts the
-    rows by back, then middle, then front, all descending."""
-    keep = np.empty(rows.shape[0], dtype=np.int64)
+def pareto_front(keys):
+    """Indices of the splits no other split weakly dominates in all three row strengths, from
+    ``keys`` sorted ascending: per split ``(top - back, top - middle, top - front, index)`` in
+    bit fields (see :func:`solver.games.capsa.solve._candidates`), i.e. strongest back first,
+    then middle, then front, then the earlier split. Of equal triples the earliest stays.
+
+    Every split seen before has a back at least as strong, so a split is dominated when one
+    seen before has middle and front at least as strong: a Fenwick tree over the middle's
+    strength keeps the strongest front seen at or above each middle."""
+    keep = np.empty(keys.shape[0], dtype=np.int64)
+    top = (1 << STRENGTH_BITS) - 1
+    tree = np.full(top + 2, -1, dtype=np.int64)  # prefix maxima over top - middle
     k = 0
-    for idx in order:
-        f = rows[idx, 0]
-        m = rows[idx, 1]
-        b = rows[idx, 2]
-        dominated = False
-        for j in range(k):
-            q = keep[j]
-            if rows[q, 0] >= f and rows[q, 1] >= m and rows[q, 2] >= b:
-                dominated = True
-                break
-        if not dominated:
-            keep[k] = idx
-            k += 1
+    prev = -1
+    for key in keys:
+        triple = key >> INDEX_BITS
+        if triple == prev:
+            continue  # same rows as the split just seen: dominated by it
+        prev = triple
+        f = top - (triple & top)
+        m_pos = ((triple >> STRENGTH_BITS) & top) + 1
+        best = -1
+        i = m_pos
+        while i > 0:
+            best = max(best, tree[i])
+            i -= i & -i
+        if best >= f:
+            continue
+        keep[k] = key & ((1 << INDEX_BITS) - 1)
+        k += 1
+        i = m_pos
+        while i <= top + 1:
+            if tree[i] < f:
+                tree[i] = f
+            i += i & -i
     return keep[:k]
 
 
