@@ -8,61 +8,47 @@ import numpy as np
 from solver._jit import njit
 from solver.cards import format_cards
 from solver.games.capsa import kernels as K
+from solver.games.capsa import lookup as LK
 from solver.games.capsa import solve as S
-from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.kernels import legacy as KL
-from solver.games.capsa.lookup import (
-    BACK_SPLITS,
-    CARD_WORD,
-    COMB3,
-    COMB5,
-    KIND_NAMES,
-    SPLIT_PAIRS,
-    TABLES,
-)
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.solve import ROW_NAMES, ArrangeResult, RankedArrangement, RowInfo
 from solver.games.capsa.splits import Arrangement, parse_hand
-from solver.games.capsa.strategy.play import deal, kernel_params, natural_codes, royalties_grow
-from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
+from solver.games.capsa.strategy import play
+from solver.games.capsa.strategy.play import deal, kernel_params, royalties_grow
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 
 def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The previous batch search: one loose bound per back, the full search for single
     royalties and royalty tables that do not grow with strength."""
-    st = tables if tables is not None else tables_for(rules)
-    t = TABLES[rules.wheel]
-    hands = np.ascontiguousarray(hands, dtype=np.int64)
-    n = len(hands)
-    split = np.empty(n, dtype=np.int64)
-    ev = np.empty(n, dtype=np.float64)
-    rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
-    if not single and royalties_grow(rules):
-        KL.table_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                           BACK_SPLITS, t.front_floor, st.pw, st.pt, st.lr, st.roy,
-                           scoring, bonus, net, split, ev, rows)
-    else:
-        K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                               SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
-                               single, split, ev, rows)
+    if single or not royalties_grow(rules):
+        return play.table_play(hands, rules, tables, prune=False)
+    st = tables if tables is not None else tables_for(rules)
+    t = LK.TABLES[rules.wheel]
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    split = np.empty(len(hands), dtype=np.int64)
+    ev = np.empty(len(hands), dtype=np.float64)
+    rows = np.empty((len(hands), 3), dtype=np.int32)
+    KL.table_best_many(hands, LK.CARD_WORD, t.rank5, t.flush5, t.rank3, LK.COMB5, LK.COMB3,
+                       LK.BACK_SPLITS, t.front_floor, st.pw, st.pt, st.lr, st.roy,
+                       scoring, bonus, net, split, ev, rows)
     return split, ev, rows
 
 
-def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int, float, tuple]]]:
-    """The previous ``arrange(method="table")`` core: every valid split scored, a top-k pass
-    over them, then one split per distinct row-strength triple. Returns the number of valid
-    splits and (packed split, value, (front, middle, back)) best first."""
-    h = parse_hand(hand)  # type: ignore[arg-type]
-    v5, v3 = subset_strengths(h, rules.wheel)
+def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int
+             ) -> tuple[int, list[tuple[int, float, tuple]]]:
+    """Every valid split scored, a top-k pass over them, then one split per distinct
+    row-strength triple: the count and (packed split, value, (front, middle, back))."""
     st = tables_for(rules)
     scoring, bonus, net, single = kernel_params(rules)
-    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
-    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
-    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
+    packed = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.int64)
+    values = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.float64)
+    n = K.table_valid_evs(v5, v3, LK.SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
                           net, single, packed, values)
     want = top * 8
     while True:
@@ -80,6 +66,11 @@ def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int
         if len(chosen) == top or m == n:
             return n, chosen
         want *= 8
+
+
+def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int, float, tuple]]]:
+    """The previous ``arrange(method="table")`` core (see :func:`_old_top`)."""
+    return _old_top(*_old_subsets(parse_hand(hand), rules.wheel), rules, top)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- whole previous code paths
@@ -108,17 +99,17 @@ def _old_pareto_kernel(rows, order):
 
 
 def _old_subsets(h: np.ndarray, wheel: str) -> tuple[np.ndarray, np.ndarray]:
-    t = TABLES[wheel]
-    v5 = np.empty(len(COMB5), dtype=np.int32)
-    v3 = np.empty(len(COMB3), dtype=np.int32)
-    KL.subset_strengths(h, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, v5, v3)
+    t = LK.TABLES[wheel]
+    v5 = np.empty(len(LK.COMB5), dtype=np.int32)
+    v3 = np.empty(len(LK.COMB3), dtype=np.int32)
+    KL.subset_strengths(h, LK.CARD_WORD, t.rank5, t.flush5, t.rank3, LK.COMB5, LK.COMB3, v5, v3)
     return v5, v3
 
 
 def _old_unpack(hand: np.ndarray, packed: int) -> Arrangement:
-    back = tuple(int(c) for c in hand[COMB5[packed & 2047]])
-    middle = tuple(int(c) for c in hand[COMB5[(packed >> 11) & 2047]])
-    front = tuple(int(c) for c in hand[COMB3[packed >> 22]])
+    back = tuple(int(c) for c in hand[LK.COMB5[packed & 2047]])
+    middle = tuple(int(c) for c in hand[LK.COMB5[(packed >> 11) & 2047]])
+    front = tuple(int(c) for c in hand[LK.COMB3[packed >> 22]])
     return Arrangement(front, middle, back)
 
 
@@ -129,20 +120,16 @@ def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) 
     v5, v3 = _old_subsets(h, rules.wheel)
     natural = detect_natural(h, rules, (v5, v3))
     st = tables_for(rules)
-    scoring, bonus, net, single = kernel_params(rules)
-    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
-    values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
-    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
-                          net, single, packed, values)
-    _, chosen = table_top(h, rules, top)
-    kinds = TABLES[rules.wheel].kind
+    net = rules.royalty_mode == "net"
+    n, chosen = _old_top(v5, v3, rules, top)
+    kinds = LK.TABLES[rules.wheel].kind
     out = []
     for p, value, (f, m_, b) in chosen:
         pw = [st.pw[0, f], st.pw[1, m_], st.pw[2, b]]
         pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
         per_opp = (1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0)) \
             - st.p_natural * st.natural_units
-        rows = tuple(RowInfo(ROW_NAMES[r], KIND_NAMES[kinds[s]], float(pw[r]), float(pt[r]))
+        rows = tuple(RowInfo(ROW_NAMES[r], LK.KIND_NAMES[kinds[s]], float(pw[r]), float(pt[r]))
                      for r, s in enumerate((f, m_, b)))
         out.append(RankedArrangement(_old_unpack(h, p), float(opponents * per_opp), rows,
                                      sum(royalty_units((f, m_, b), rules)),
@@ -163,17 +150,7 @@ def arrange_montecarlo(hand: object, rules: Rules, opponents: int, samples: int,
     cand = _old_pareto(sp.rows) if not ((rules.single_royalty and rules.royalty_mode == "winner")
                                          or not royalties_grow(rules)) \
         else np.arange(len(sp.packed))
-    s, o = deals.shape[:2]
-    flat = deals.reshape(s * o, 13)
-    _, _, rows = table_play(flat, rules)
-    roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
-    nat = np.zeros(s * o, dtype=np.int64)
-    if rules.naturals_on:
-        codes = natural_codes(flat)
-        for code, kind in NATURAL_BY_CODE.items():
-            nat[codes == code] = rules.natural_units(kind)
-    opp = (rows.reshape(s, o, 3).astype(np.int64), roy.reshape(s, o, 3).astype(np.int64),
-           np.zeros((s, o), dtype=np.bool_), nat.reshape(s, o))
+    opp = S._opponent_rows(deals, rules, None, table_play)
     ranked = S._exact_result(sp, rules, opp, top, cand)
     return ArrangeResult(tuple(int(c) for c in h), len(sp.packed), natural, ranked,
                          "montecarlo", opponents, rules, samples, seed, len(cand))
@@ -200,4 +177,4 @@ def best_many(hands: np.ndarray, rules: Rules, opponents: int = 3) -> list[dict]
 def count_valid(hand: object, rules: Rules) -> int:
     """The previous ``valid_arrangements``: old subset evaluation, every pair checked."""
     v5, v3 = _old_subsets(parse_hand(hand), rules.wheel)  # type: ignore[arg-type]
-    return int(KL.count_valid(v5, v3, SPLIT_PAIRS))
+    return int(KL.count_valid(v5, v3, LK.SPLIT_PAIRS))

@@ -77,15 +77,7 @@ class Appender:
         self.path = path
         existed = os.path.exists(path)
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            import fcntl
-
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - not POSIX
-            pass
-        except OSError:
-            os.close(self.fd)
-            raise InputError(f"{path} is being written by another capsa batch") from None
+        _lock(self.fd, path)
         self.dropped = 0
         if keep is not None:
             size = os.fstat(self.fd).st_size
@@ -105,6 +97,20 @@ class Appender:
 
     def close(self) -> None:
         os.close(self.fd)
+
+
+def _lock(fd: int, path: str) -> None:
+    """Take an exclusive lock on ``fd`` (two runs must not write one output), or close it
+    and say who holds it."""
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover - not POSIX
+        pass
+    except OSError:
+        os.close(fd)
+        raise InputError(f"{path} is being written by another capsa batch") from None
 
 
 def fsync_dir(path: str) -> None:
@@ -171,15 +177,7 @@ class PartWriter:
         self.path = path
         os.makedirs(path, exist_ok=True)
         self.fd = os.open(os.path.join(path, ".lock"), os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            import fcntl
-
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - not POSIX
-            pass
-        except OSError:
-            os.close(self.fd)
-            raise InputError(f"{path} is being written by another capsa batch") from None
+        _lock(self.fd, path)
         self.dropped = 0
         seq = 0
         for name in os.listdir(path):

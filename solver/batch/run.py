@@ -13,9 +13,10 @@ Output, JSON lines appended to OUT in whole chunks as they finish (one ``write``
 per chunk (written to a temporary name, fsynced, renamed into place): columns ``line``, ``id``
 (text, null when absent), ``hand``/``front``/``middle``/``back`` (lists of card strings) and
 ``ev`` (full precision); read it as one table with ``pyarrow.parquet.read_table(OUT)``.
-A bad line goes to the errors file as ``{"line": N, "error": ...}`` and the run goes on. A line is done once it is in OUT or in the errors file: a rerun skips
-it, so every input line lands exactly once whatever interrupted the run before. A torn tail
-(a crash mid-write) is cut off on rerun. Delete the errors file to try its lines again.
+A bad line goes to the errors file as ``{"line": N, "error": ...}`` and the run goes on. A
+line is done once it is in OUT or in the errors file: a rerun skips it, so every input line
+lands exactly once whatever interrupted the run before. A torn tail (a crash mid-write; in
+Parquet, a part left under its temporary name) is cut off on rerun. Delete the errors file to try its lines again.
 
 >>> parse_line('{"hand": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "id": 7}')[1]
 7

@@ -26,8 +26,8 @@ from solver.games.capsa.lookup import (
     CARD_WORD,
     COMB3,
     COMB5,
+    FRONT_PAIRS,
     KIND_NAMES,
-    SPLIT_PAIRS,
     TABLES,
     WHEEL_MODES,
     StrengthTables,
@@ -122,7 +122,7 @@ def warm_up() -> None:
     hand = np.arange(13, dtype=np.int64) * 4
     for wheel in WHEEL_MODES:
         v5, v3 = subset_strengths(hand, wheel)
-        K.count_valid(v5, v3, SPLIT_PAIRS)
+        K.count_valid(v5, v3, FRONT_PAIRS)
         row_strength([0, 4, 8, 12, 16], wheel)
         row_strength([0, 4, 8], wheel)
         strengths5(np.array([[0, 4, 8, 12, 16]]), wheel)

@@ -209,3 +209,14 @@ def _back_splits() -> np.ndarray:
 BACK_SPLITS = _back_splits()
 
 
+def _front_pairs() -> np.ndarray:
+    """For each front (index into COMB3), the 126 unordered pairs of 5-card sets it leaves:
+    ``a | b << 16`` (indices into COMB5), for the foul filter's count."""
+    a = SPLIT_PAIRS & 2047
+    b = (SPLIT_PAIRS >> 11) & 2047
+    f = SPLIT_PAIRS >> 22
+    order = np.argsort(f, kind="stable")
+    return (a[order] | (b[order] << 16)).reshape(len(COMB3), 126).astype(np.int32)
+
+
+FRONT_PAIRS = _front_pairs()

@@ -39,7 +39,6 @@ from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.kernels.splits import INDEX_BITS, STRENGTH_BITS
-from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
@@ -224,13 +223,14 @@ def _candidates(sp: _Splits, rules: Rules) -> np.ndarray:
     return K.pareto_front(keys)
 
 
-def _opponent_rows(hands: np.ndarray, rules: Rules,
-                   tables: StrategyTables | None = None) -> tuple[np.ndarray, ...]:
+def _opponent_rows(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
+                   setter: Any = None) -> tuple[np.ndarray, ...]:
     """Opponents' hands (S, O, 13) set with the table strategy (``tables``: default the
-    shipped ones): rows, royalties, fouls, naturals."""
+    shipped ones; ``setter``: default :func:`table_play`, all in one kernel call): rows,
+    royalties, fouls, naturals."""
     s, o = hands.shape[:2]
     flat = hands.reshape(s * o, 13)
-    _, _, rows = table_play(flat, rules, tables)
+    _, _, rows = (setter or table_play)(flat, rules, tables)
     roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
     nat = np.zeros(s * o, dtype=np.int64)
     if rules.naturals_on:

@@ -18,7 +18,7 @@ from solver.cards import format_cards, parse_cards
 from solver.errors import CardError
 from solver.games.capsa import kernels as K
 from solver.games.capsa.evaluate import subset_strengths, tables
-from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS
+from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, FRONT_PAIRS, SPLIT_PAIRS
 from solver.games.capsa.rules import Rules, resolve_rules
 
 HAND_SIZE = 13
@@ -91,7 +91,7 @@ def valid_arrangements(hand: str | Iterable[object], rules: object = None) -> in
     """How many of the 72,072 ordered splits are not fouls."""
     r = resolve_rules(rules)  # type: ignore[arg-type]
     v5, v3 = subset_strengths(parse_hand(hand), r.wheel)
-    return int(K.count_valid(v5, v3, SPLIT_PAIRS))
+    return int(K.count_valid(v5, v3, FRONT_PAIRS))
 
 
 def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarray:
@@ -100,7 +100,8 @@ def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarr
     t = tables(r.wheel)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     out = np.empty(len(hands), dtype=np.int64)
-    K.count_valid_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, SPLIT_PAIRS, out)
+    K.count_valid_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, FRONT_PAIRS,
+                        out)
     return out
 
 

@@ -1,8 +1,9 @@
 """Every numba kernel of Capsa Susun: arrays in, arrays out, no Python objects.
 
 One module per concern: ``evaluate`` (row strengths), ``splits`` (the 72,072 splits and
-foul filter), ``naturals``, ``table`` (the table strategy's values, the full search), ``search`` (the
-branch-and-bound best-k search), ``legacy`` (the previous search, for comparison),
+foul filter), ``naturals``, ``table`` (the table strategy's values, the full search),
+``search`` (the branch-and-bound best-k search), ``legacy`` (the previous search and
+evaluation, kept for the benchmark and the equivalence tests),
 ``settle`` (exact settlement for Monte Carlo and known opponents), ``rules`` (scoring codes,
 the single-royalty rule). Lookup tables come in as arguments (see
 :mod:`solver.games.capsa.lookup`); hot loops stay flat (numba adds reference counting to
@@ -17,6 +18,7 @@ from solver.games.capsa.kernels.evaluate import (
 )
 from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
 from solver.games.capsa.kernels.rules import BASIC, ONE_SIX, SCOOP_ONE, TWO_FOUR
+from solver.games.capsa.kernels.search import table_top
 from solver.games.capsa.kernels.settle import score_candidates
 from solver.games.capsa.kernels.splits import (
                                                best_natural_split,
@@ -27,7 +29,6 @@ from solver.games.capsa.kernels.splits import (
                                                top_indices,
                                                valid_splits,
 )
-from solver.games.capsa.kernels.search import table_top
 from solver.games.capsa.kernels.table import (
                                                table_best_many_full,
                                                table_valid_evs,

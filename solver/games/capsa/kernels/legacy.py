@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
+from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
+from solver.games.capsa.kernels.table import _row_terms, _table_ev, _term_buffers
 from solver.games.capsa.lookup import FLUSH_BITS as _FLUSH_BITS
 from solver.games.capsa.lookup import KEY_MASK as _KEY_MASK
 from solver.games.capsa.lookup import SHIFT_RANKS as _SHIFT_RANKS
 from solver.games.capsa.lookup import SUIT_OFFSET as _SUIT_OFFSET
-from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import _row_terms, _table_ev, _term_buffers
 
 
 @njit

@@ -8,6 +8,20 @@ from solver._jit import njit
 
 
 @njit
+def _shift_window(rc, start, size, delta):
+    """Add ``delta`` to the counts of ``size`` consecutive ranks from ``start`` (-1: the ace
+    below the two); True when each of them is then still at least 0 (at least 1 if
+    ``delta`` is 0)."""
+    ok = True
+    for i in range(size):
+        r = 12 if start + i < 0 else start + i
+        rc[r] += delta
+        if rc[r] < (1 if delta == 0 else 0):
+            ok = False
+    return ok
+
+
+@njit
 def natural_kind(hand):
     """Strongest natural by counts alone: 4 dragon, 3 six pairs, 2 three straights,
     1 three flushes, 0 none. (Which split shows it does not matter to the opponents' side.)"""
@@ -27,46 +41,17 @@ def natural_kind(hand):
         return 3
     # three straights: two 5-windows (start -1 is the wheel A-2-3-4-5) and a 3-window
     for s1 in range(-1, 9):
-        ok1 = True
-        for i in range(5):
-            r = 12 if s1 + i < 0 else s1 + i
-            rc[r] -= 1
-            if rc[r] < 0:
-                ok1 = False
-        if ok1:
+        if _shift_window(rc, s1, 5, -1):
             for s2 in range(s1, 9):
-                ok2 = True
-                for i in range(5):
-                    r = 12 if s2 + i < 0 else s2 + i
-                    rc[r] -= 1
-                    if rc[r] < 0:
-                        ok2 = False
-                if ok2:
+                if _shift_window(rc, s2, 5, -1):
                     for s3 in range(-1, 11):
-                        ok3 = True
-                        for i in range(3):
-                            r = 12 if s3 + i < 0 else s3 + i
-                            if rc[r] < 1:
-                                ok3 = False
-                        if ok3:
-                            # the 3 remaining cards are exactly this window
-                            left = 0
-                            for r in range(13):
-                                left += rc[r]
-                            if left == 3:
-                                for i in range(5):
-                                    r = 12 if s2 + i < 0 else s2 + i
-                                    rc[r] += 1
-                                for i in range(5):
-                                    r = 12 if s1 + i < 0 else s1 + i
-                                    rc[r] += 1
-                                return 2
-                for i in range(5):
-                    r = 12 if s2 + i < 0 else s2 + i
-                    rc[r] += 1
-        for i in range(5):
-            r = 12 if s1 + i < 0 else s1 + i
-            rc[r] += 1
+                        # the 3 remaining cards are exactly this window
+                        if _shift_window(rc, s3, 3, 0) and rc.sum() == 3:
+                            _shift_window(rc, s2, 5, 1)
+                            _shift_window(rc, s1, 5, 1)
+                            return 2
+                _shift_window(rc, s2, 5, 1)
+        _shift_window(rc, s1, 5, 1)
     srt = np.sort(sc)
     if ((srt[0] == 0 and srt[1] == 0 and srt[2] == 0) or (srt[0] == 0 and srt[1] == 0 and srt[2] == 3)
             or (srt[0] == 0 and srt[1] == 0 and srt[2] == 5) or (srt[0] == 0 and srt[1] == 3 and srt[2] == 5)):

@@ -8,7 +8,7 @@ Two bounds on a back ``a`` of strength ``s`` (both upper bounds of every split o
 for any royalty table and for the single-royalty rule, whose value never exceeds the value
 with every royalty counted):
 
-1. ``ubs[s]``: middle as strong as the back, front the strongest front class at or below it.
+1. ``terms[UBS, s]``: middle as strong as the back, front the strongest front class at or below it.
 2. the same with the middle capped by the best hand class the 8 cards left can make (from
    their rank and suit counts: a pair needs two cards of one rank left, and so on).
 
@@ -31,6 +31,8 @@ from solver.games.capsa.kernels.table import _table_ev
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength
 W0, T0, X0, R0, L0, S0, M0 = 0, 3, 6, 9, 12, 15, 18
+WF, WM, WB, TF, TM, TB, XF, XM, XB = range(9)
+RF, RM, RB, LF, LM, LB, SF, SM, SB, MF, MM = range(9, 20)
 UBS = 21
 N_TERMS = 22
 
@@ -70,48 +72,35 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus):
 
 @njit
 def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
-    """Offer split ``p`` (row strengths f, m, b) to the best-``k`` buffer holding ``n``;
-    returns the new count. One entry per strength triple, its smallest packed split."""
+    """Offer split ``p`` (row strengths f, m, b) to the best-``k`` buffer holding ``n``, kept
+    ordered by value, then packed split; returns the new count. One entry per strength
+    triple: its smallest packed split (the same triple always has the same value)."""
     for i in range(n):
         if brow[i, 0] == f and brow[i, 1] == m and brow[i, 2] == b:
             if p >= bp[i]:
                 return n
-            # same triple, same value, smaller split: move it up among equal values
-            j = i
-            while j > 0 and bev[j - 1] == ev and bp[j - 1] > p:
-                bev[j] = bev[j - 1]
-                bp[j] = bp[j - 1]
-                brow[j, 0] = brow[j - 1, 0]
-                brow[j, 1] = brow[j - 1, 1]
-                brow[j, 2] = brow[j - 1, 2]
-                j -= 1
-            bev[j] = ev
-            bp[j] = p
-            brow[j, 0] = f
-            brow[j, 1] = m
-            brow[j, 2] = b
-            return n
+            for j in range(i, n - 1):  # drop it, to insert it again at its new place
+                bev[j] = bev[j + 1]
+                bp[j] = bp[j + 1]
+                brow[j] = brow[j + 1]
+            n -= 1
+            break
     if n == k:
-        last = n - 1
-        if ev < bev[last] or (ev == bev[last] and p > bp[last]):
+        if ev < bev[n - 1] or (ev == bev[n - 1] and p > bp[n - 1]):
             return n
-        j = last
-    else:
-        j = n
-        n += 1
+        n -= 1
+    j = n
     while j > 0 and (bev[j - 1] < ev or (bev[j - 1] == ev and bp[j - 1] > p)):
         bev[j] = bev[j - 1]
         bp[j] = bp[j - 1]
-        brow[j, 0] = brow[j - 1, 0]
-        brow[j, 1] = brow[j - 1, 1]
-        brow[j, 2] = brow[j - 1, 2]
+        brow[j] = brow[j - 1]
         j -= 1
     bev[j] = ev
     bp[j] = p
     brow[j, 0] = f
     brow[j, 1] = m
     brow[j, 2] = b
-    return n
+    return n + 1
 
 
 @njit
@@ -135,27 +124,6 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     cand = np.empty(comb5.shape[0], dtype=np.int64)
     cub = np.empty(comb5.shape[0])
     order = np.empty(0, dtype=np.int64)
-    wf_ = terms[W0]
-    wm_ = terms[W0 + 1]
-    wb_ = terms[W0 + 2]
-    tf_ = terms[T0]
-    tm_ = terms[T0 + 1]
-    tb_ = terms[T0 + 2]
-    xf_ = terms[X0]
-    xm_ = terms[X0 + 1]
-    xb_ = terms[X0 + 2]
-    rf_ = terms[R0]
-    rm_ = terms[R0 + 1]
-    rb_ = terms[R0 + 2]
-    lf_ = terms[L0]
-    lm_ = terms[L0 + 1]
-    lb_ = terms[L0 + 2]
-    sf_ = terms[S0]
-    sm_ = terms[S0 + 1]
-    sb_ = terms[S0 + 2]
-    mf_ = terms[M0]
-    mm_ = terms[M0 + 1]
-    ubs = terms[UBS]
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
     for h in range(hands.shape[0]):
@@ -188,9 +156,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 a = cand[c]
             pos += 1
             va = v5[a]
-            wb = wb_[va]
-            xb = xb_[va]
-            sb = sb_[va]
+            wb = terms[WB, va]
+            xb = terms[XB, va]
+            sb = terms[SB, va]
             # branch-free over the 56 (middle, front) choices, then a rarely taken offer loop
             for j in range(56):
                 q = back_splits[a, j]
@@ -199,13 +167,15 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 vb = v5[b]
                 vf = v3[f]
                 if simple:
-                    ev = sf_[vf] + sm_[vb] + sb
+                    ev = terms[SF, vf] + terms[SM, vb] + sb
                     if use_bonus:
-                        ev += bonus * (wf_[vf] * wm_[vb] * wb - xf_[vf] * xm_[vb] * xb)
+                        ev += bonus * (terms[WF, vf] * terms[WM, vb] * wb
+                                       - terms[XF, vf] * terms[XM, vb] * xb)
                 else:  # two-four or single royalty: the full search's formula
-                    ev = _table_ev(wf_[vf], tf_[vf], wm_[vb], tm_[vb], wb, tb_[va], rf_[vf],
-                                   rm_[vb], rb_[va], lf_[vf], lm_[vb], lb_[va], scoring, bonus,
-                                   net, single)
+                    ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb], terms[TM, vb],
+                                   wb, terms[TB, va], terms[RF, vf], terms[RM, vb],
+                                   terms[RB, va], terms[LF, vf], terms[LM, vb], terms[LB, va],
+                                   scoring, bonus, net, single)
                 evs[j] = ev if (vb <= va) & (vf <= vb) else -np.inf
             for j in range(56):
                 ev = evs[j]
@@ -221,9 +191,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 # bound every other back; keep those that can reach the k-th best so far
                 for a in range(n5):
                     va = v5[a]
-                    if a == top or ubs[va] < thr:
+                    if a == top or terms[UBS, va] < thr:
                         continue
-                    # second bound: the best hand class the other 8 cards can make caps the middle
+                    # second bound: the best class the other 8 cards can make caps the middle
                     cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
                                     + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
                     sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
@@ -269,14 +239,16 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                             else:
                                 g = ge2 & (ge2 - 1)
                                 # exactly two pairs: a front pair sits under the middle's pair
-                                fc = front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0 else fcap
+                                fc = (front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0
+                                  else fcap)
                             if 0 <= fc < fcap:
                                 fcap = fc
                     fs = min(front_floor[cap], fcap) if fcap < va else front_floor[cap]
                     if fs < 0:
                         continue  # no front can sit under any middle of this back
-                    ub = (mf_[fs] + mm_[cap] + sb_[va]
-                          + _nonseparable(wf_[fs], tf_[fs], wm_[cap], tm_[cap], wb_[va], tb_[va],
+                    ub = (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
+                          + _nonseparable(terms[WF, fs], terms[TF, fs], terms[WM, cap],
+                                          terms[TM, cap], terms[WB, va], terms[TB, va],
                                           scoring, bonus))
                     if ub < thr:
                         continue

@@ -9,33 +9,31 @@ from solver.games.capsa.kernels.evaluate import subset_strengths
 
 
 @njit
-def count_valid(v5, v3, pairs):
-    """Number of ordered splits with back >= middle >= front (branch-free over the pairs)."""
+def count_valid(v5, v3, front_pairs):
+    """Number of ordered splits with back >= middle >= front. ``front_pairs`` (286, 126) lists,
+    for each front, the unordered pairs of 5-card sets it leaves (``a | b << 16``): the
+    front's strength is read once, and each pair counts once, twice when the two are equal."""
     n = 0
-    for p in pairs:
-        va = v5[p & 2047]
-        vb = v5[(p >> 11) & 2047]
-        vf = v3[p >> 22]
-        lo = min(va, vb)
-        n += (lo >= vf) * (1 + (va == vb))
+    for f in range(front_pairs.shape[0]):
+        vf = v3[f]
+        m = 0
+        for q in front_pairs[f]:
+            va = v5[q & 0xFFFF]
+            vb = v5[q >> 16]
+            m += (va >= vf) & (vb >= vf)
+            m += (va == vb) & (va >= vf)
+        n += m
     return n
 
 
 @njit
-def count_valid_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, out):
+def count_valid_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, front_pairs, out):
     """``count_valid`` for each row of an (N, 13) array of hands."""
     v5 = np.empty(comb5.shape[0], dtype=np.int32)
     v3 = np.empty(comb3.shape[0], dtype=np.int32)
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
-        n = 0
-        for p in pairs:
-            va = v5[p & 2047]
-            vb = v5[(p >> 11) & 2047]
-            vf = v3[p >> 22]
-            lo = min(va, vb)
-            n += (lo >= vf) * (1 + (va == vb))
-        out[h] = n
+        out[h] = count_valid(v5, v3, front_pairs)
 
 
 @njit
@@ -61,9 +59,10 @@ def valid_splits(v5, v3, pairs, out):
 
 
 @njit
-def best_natural_split(v5, v3, ok5, ok3, pairs):
-    """The split whose front satisfies ``ok3`` and both 5-card rows ``ok5``, maximising
-    (back, middle, front) strengths; packed as in ``valid_splits``, or -1 when none."""
+def best_natural_split(v5, v3, ok5, ok3, pairs, valid_only=False):
+    """The split whose front satisfies ``ok3`` and both 5-card rows ``ok5`` (and, with
+    ``valid_only``, that is not a foul), maximising (back, middle, front) strengths; packed as
+    in ``valid_splits``, or -1 when none. The first found wins ties."""
     best = -1
     bb = -1
     bm = -1
@@ -79,6 +78,8 @@ def best_natural_split(v5, v3, ok5, ok3, pairs):
                 a, b = b, a
                 va, vb = vb, va
             vf = v3[f]
+            if valid_only and vb < vf:
+                continue
             if (va > bb or (va == bb and (vb > bm or (vb == bm and vf > bf)))):
                 bb, bm, bf = va, vb, vf
                 best = a | (b << 11) | (f << 22)
@@ -128,39 +129,20 @@ def pareto_front(keys):
     return keep[:k]
 
 
-# ---------------------------------------------------------------- naturals from counts
-
-
 @njit
 def naive_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, out_split, out_rows):
     """The naive strategy: the valid split with the strongest back, then the strongest middle."""
     v5 = np.empty(comb5.shape[0], dtype=np.int32)
     v3 = np.empty(comb3.shape[0], dtype=np.int32)
+    ok5 = np.ones(comb5.shape[0], dtype=np.bool_)
+    ok3 = np.ones(comb3.shape[0], dtype=np.bool_)
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
-        bb = -1
-        bm = -1
-        bf = -1
-        best_p = -1
-        for p in pairs:
-            a = p & 2047
-            b = (p >> 11) & 2047
-            f = p >> 22
-            va = v5[a]
-            vb = v5[b]
-            vf = v3[f]
-            if va < vb:
-                a, b = b, a
-                va, vb = vb, va
-            if vb < vf:
-                continue
-            if va > bb or (va == bb and (vb > bm or (vb == bm and vf > bf))):
-                bb, bm, bf = va, vb, vf
-                best_p = a | (b << 11) | (f << 22)
+        best_p = best_natural_split(v5, v3, ok5, ok3, pairs, True)
         out_split[h] = best_p
-        out_rows[h, 0] = bf
-        out_rows[h, 1] = bm
-        out_rows[h, 2] = bb
+        out_rows[h, 0] = v3[best_p >> 22]
+        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
+        out_rows[h, 2] = v5[best_p & 2047]
 
 
 @njit

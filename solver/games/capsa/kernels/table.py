@@ -7,6 +7,7 @@ import numpy as np
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR, keep_largest_royalty
+from solver.games.capsa.kernels.splits import valid_splits
 
 
 @njit
@@ -91,8 +92,9 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
 @njit
 def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                     out_split, out_ev):
-    """Every valid ordered split (packed) with its table value, in one pass; returns the count.
-    Per-subset row terms are computed first so the pair loop reads small arrays only."""
+    """Every valid ordered split (packed, in ``valid_splits`` order) with its table value;
+    returns the count. Per-subset row terms are computed first so the value loop reads small
+    arrays only."""
     n5 = v5.shape[0]
     n3 = v3.shape[0]
     (wm, tm, xm, rm, lm, sm, wb, tb, xb, rb, lb, sb,
@@ -101,38 +103,18 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
     _row_terms(v5, 2, pw, pt, lr, roy, net, wb, tb, xb, rb, lb, sb)
     _row_terms(v3, 0, pw, pt, lr, roy, net, wf, tf, xf, rf, lf, sf)
     simple = (scoring != TWO_FOUR) and not single
-    n = 0
-    for p in pairs:
-        a0 = p & 2047
-        b0 = (p >> 11) & 2047
+    n = valid_splits(v5, v3, pairs, out_split)
+    for i in range(n):
+        p = out_split[i]
+        a = p & 2047
+        b = (p >> 11) & 2047
         f = p >> 22
-        va = v5[a0]
-        vb = v5[b0]
-        vf = v3[f]
-        lo = min(va, vb)
-        if lo < vf:
-            continue
-        for side in range(2):
-            if side == 0:
-                if va >= vb:
-                    a = a0
-                    b = b0
-                else:
-                    a = b0
-                    b = a0
-            else:
-                if va != vb:
-                    break
-                a = b0
-                b = a0
-            if simple:
-                ev = sf[f] + sm[b] + sb[a]
-                if scoring != BASIC:
-                    ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
-            else:
-                ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
-                               lf[f], lm[b], lb[a], scoring, bonus, net, single)
-            out_split[n] = a | (b << 11) | (f << 22)
-            out_ev[n] = ev
-            n += 1
+        if simple:
+            ev = sf[f] + sm[b] + sb[a]
+            if scoring != BASIC:
+                ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
+        else:
+            ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
+                           lf[f], lm[b], lb[a], scoring, bonus, net, single)
+        out_ev[i] = ev
     return n
