@@ -1,10 +1,13 @@
 """Batch throughput (method table): one process, every local core, a Dask LocalCluster, and
 the whole ``capsa batch`` command (parse, solve, JSON, fsync per chunk), on the same hands.
 
-    python benchmarks/bench_batch.py [--hands 100000] [--chunk-size 2000]
+    python benchmarks/bench_batch.py [--hands 100000] [--chunk-size 2000] [--cold-hands 200000]
 
 Prints hands per second for each, the scaling ratio against one process, and an estimate of
-the time and workers needed for 100 million hands.
+the time and workers needed for 100 million hands. Then ``capsa batch`` as a user pays it:
+a fresh ``python -m solver.cli batch`` process per run (interpreter start, imports, pool
+start and warm-up included, on a warm numba cache), for JSON lines and for Parquet, with the
+bytes each output takes per hand.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _common import random_hands, row
+from _common import ROOT, random_hands, row
 
 from solver.batch import BatchConfig, run_batch
 from solver.cards import format_cards
@@ -43,10 +48,16 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--chunk-size", type=int, default=2000)
     ap.add_argument("--no-cluster", action="store_true", help="skip the Dask LocalCluster")
+    ap.add_argument("--cold-hands", type=int, default=200_000,
+                    help="hands for the cold-start command runs")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold-start command runs")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
     n, cs = args.hands, args.chunk_size
     hands = random_hands(n, seed=21)
+    if args.cold_only:
+        cold_start(args.cold_hands, cs, cores)
+        return
     warm_up()
     print(f"capsa batch, {n:,} random hands, method table, chunks of {cs:,}, {cores} cores")
     _load("at start")
@@ -103,6 +114,38 @@ def main() -> None:
     print("  The writer only appends bytes the workers already serialised, so one client keeps "
           f"up with far more workers than that (measured here: {re_:,.0f} hands/s with the "
           "writer sharing the machine).")
+    cold_start(args.cold_hands, cs, cores)
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.iterdir() if p.name.endswith(".parquet"))
+    return path.stat().st_size
+
+
+def cold_start(n: int, cs: int, cores: int) -> None:
+    """``capsa batch`` from a cold start, JSON lines and Parquet, one and every core."""
+    hands = random_hands(n, seed=22)
+    print(f"\ncapsa batch from a cold start (fresh process each run), {n:,} hands, "
+          f"chunks of {cs:,}")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in.txt"
+        src.write_text("".join(" ".join(format_cards(h)) + "\n" for h in hands))
+        for workers in sorted({1, cores}):
+            for fmt, name in (("jsonl", "out.jsonl"), ("parquet", "out.parquet")):
+                out = Path(tmp) / f"{workers}-{name}"
+                cmd = [sys.executable, "-m", "solver.cli", "batch", str(src), "-o", str(out),
+                       "--format", fmt, "--workers", str(workers), "--chunk-size", str(cs),
+                       "--no-progress"]
+                t = time.perf_counter()
+                subprocess.run(cmd, check=True, env=env, stderr=subprocess.DEVNULL)
+                wall = time.perf_counter() - t
+                row(f"{fmt:<7}, {workers} process{'es' if workers > 1 else ''}, wall clock",
+                    wall, "s", f"{n / wall:,.0f} hands/s, {wall / n * 1e6:.1f} us/hand, "
+                    f"{_size(out) / n:.1f} bytes/hand")
+    _load("after the cold runs")
 
 
 if __name__ == "__main__":
