@@ -63,12 +63,35 @@ class Arrangement:
                 "back": format_cards(self.back)}
 
 
+def _spellings() -> dict[str, int]:
+    """Every plain spelling of each card (``As``, ``as``, ``AS``, ``10s`` ...) to its id,
+    each checked against :func:`parse_cards`, for the fast path of :func:`parse_hand`."""
+    out: dict[str, int] = {}
+    for card, name in enumerate(format_cards(range(52))):
+        rank, suit = name[:-1], name[-1]
+        for r in {rank, rank.lower(), "10" if rank == "T" else rank}:
+            for u in {suit, suit.upper()}:
+                if parse_cards(r + u) == [card]:
+                    out[r + u] = card
+    return out
+
+
+_SPELLINGS = _spellings()
+
+
 def parse_hand(hand: str | Iterable[object]) -> np.ndarray:
     """13 distinct cards as an int64 array (sorted by id)."""
     if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
         ids = np.sort(hand.astype(np.int64))
         if ids[0] >= 0 and ids[-1] < 52 and np.all(ids[1:] != ids[:-1]):
             return ids  # already valid: skip the per-card parse
+    tokens = hand.replace(",", " ").split() if isinstance(hand, str) else hand
+    if isinstance(tokens, (list, tuple)) and len(tokens) == HAND_SIZE:
+        get = _SPELLINGS.get
+        fast = [get(t) if isinstance(t, str) else None for t in tokens]
+        if None not in fast and len(set(fast)) == HAND_SIZE:
+            fast.sort()  # 13 plain, distinct cards: no need for the full parser
+            return np.array(fast, dtype=np.int64)
     return np.sort(np.asarray(parse_cards(hand, count=HAND_SIZE), dtype=np.int64))
 
 
