@@ -138,18 +138,11 @@ class StrengthTables:
         # for every strength, the strongest front strength at or below it (-1 if none)
         floor = np.where(self.is_front, np.arange(self.size), -1)
         self.front_floor = np.maximum.accumulate(floor).astype(np.int32)
-        # strongest 5-card (and front) strength of each hand class by leading rank (-1: none),
-        # and the strongest straight: caps on what a set of cards can make, for the search's bounds
+        # strongest 5-card strength of each hand class by leading rank (-1: none): caps on
+        # what a set of cards can make, for the search's bounds
         self.class_cap = np.full((QUADS + 1, 13), -1, dtype=np.int32)
-        self.straight_cap = -1
-        self.front_cap = np.full((TRIPS + 1, 13), -1, dtype=np.int32)
         for s, k in enumerate(distinct):
-            if self.is_front[s]:
-                self.front_cap[k[0], int(k[1])] = s
-                continue
-            if k[0] == STRAIGHT:
-                self.straight_cap = s
-            elif k[0] <= QUADS and k[0] != FLUSH:
+            if not self.is_front[s] and k[0] in (TWO_PAIR, FULL_HOUSE, QUADS):
                 self.class_cap[k[0], int(k[1])] = s
 
 

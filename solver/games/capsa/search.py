@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from solver.games.capsa.kernels import search as KS
-from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, TABLES
+from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.play import kernel_params
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 _TERMS: dict[tuple, tuple[StrategyTables, np.ndarray]] = {}
+_RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
 _MAX_CACHED = 32
 
 
@@ -81,6 +82,6 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
     found = np.zeros(n, dtype=np.int64)
     scoring, bonus, net, single = kernel_params(rules)
     KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                 t.front_floor, terms, t.class_cap, t.front_cap, t.straight_cap, scoring, bonus, net, single,
-                 k, split, ev, rows, found)
+                 t.front_floor, terms, t.class_cap, _RANK_KEYS,
+                 scoring, bonus, net, single, k, split, ev, rows, found)
     return split, ev, rows, found

@@ -9,8 +9,9 @@ for any royalty table and for the single-royalty rule, whose value never exceeds
 with every royalty counted):
 
 1. ``terms[UBS, s]``: middle as strong as the back, front the strongest front class at or below it.
-2. the same with the middle capped by the best hand class the 8 cards left can make (from
-   their rank and suit counts: a pair needs two cards of one rank left, and so on).
+2. the same with the middle and the front capped by what the 8 cards left can make (from
+   their rank and suit counts: a pair needs two cards of one rank left; a front pair needs
+   a middle pair at least as high; and so on, see ``_back_bound``).
 
 Rows are scored with the per-row terms exactly as the full search scores them; ties between
 splits of the same row strengths (same value) keep the smallest packed split, and the ``k``
@@ -42,7 +43,7 @@ _TOP = 8 * _ALL  # bit 3 of every counter
 _WHEEL = (8 << 48) | 8 | (8 << 4) | (8 << 8) | (8 << 12)
 _SUIT3 = 0x3333
 _SUIT8 = 0x8888
-HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS = range(8)
+TWO_PAIR, FULL_HOUSE, QUADS = 2, 6, 7  # hand classes (lookup's categories)
 
 
 @njit(inline="always")
@@ -68,6 +69,109 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus):
     if scoring == BASIC:
         return 0.0
     return bonus * (wf * wm * wb - (1.0 - wf - tf) * (1.0 - wm - tm) * (1.0 - wb - tb))
+
+
+@njit(inline="always")
+def _pop_top(mask):
+    """(highest rank of ``mask``, ``mask`` without it)."""
+    r = _top_rank(mask)
+    return r, mask ^ (8 << (4 * r))
+
+
+@njit
+def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
+    """Value bound of a back of strength ``va`` with the middle at most ``mid`` and the front
+    at most ``front`` (and under the middle)."""
+    cap = min(va, mid)
+    fs = min(front_floor[cap], front)
+    if fs < 0:
+        return -np.inf
+    return (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
+            + _nonseparable(terms[WF, fs], terms[TF, fs], terms[WM, cap], terms[TM, cap],
+                            terms[WB, va], terms[TB, va], scoring, bonus))
+
+
+@njit
+def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus):
+    """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
+    counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
+    them, by rank and suit counts. ``k``: the rank keys of the card words."""
+    ge2 = (cx + 6 * _ALL) & _TOP
+    ge3 = (cx + 5 * _ALL) & _TOP
+    ge4 = (cx + 4 * _ALL) & _TOP
+    any1 = (cx + 7 * _ALL) & _TOP
+    r1, rest = _pop_top(any1)
+    r2, rest = _pop_top(rest)
+    r3, rest = _pop_top(rest)
+    # the best front of any 3 of these cards, by ranks alone (a front has no flush)
+    if ge3 != 0:
+        front = rank3[3 * k[_top_rank(ge3)]]
+    elif ge2 != 0:
+        p = _top_rank(ge2)
+        front = rank3[2 * k[p] + k[_top_rank(any1 ^ (8 << (4 * p)))]]
+    else:
+        front = rank3[k[r1] + k[r2] + k[r3]]
+    if ((sx + _SUIT3) & _SUIT8) != 0:
+        return _bound_at(va, front, va, terms, front_floor, scoring, bonus)  # a flush is left
+    runs = any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12) & (any1 >> 16)
+    pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
+    if ge4 != 0:
+        return _bound_at(class_cap[QUADS, _top_rank(ge4)], front, va, terms, front_floor,
+                         scoring, bonus)
+    if ge3 != 0 and pairs2:
+        return _bound_at(class_cap[FULL_HOUSE, _top_rank(ge3)], front, va, terms, front_floor,
+                         scoring, bonus)
+    if runs != 0 or (any1 & _WHEEL) == _WHEEL:
+        mid = -1  # the strongest straight left (the wheel's place depends on the rules)
+        if runs != 0:
+            s0 = _top_rank(runs)
+            mid = rank5[k[s0] + k[s0 + 1] + k[s0 + 2] + k[s0 + 3] + k[s0 + 4]]
+        if (any1 & _WHEEL) == _WHEEL:
+            mid = max(mid, rank5[k[12] + k[0] + k[1] + k[2] + k[3]])
+        return _bound_at(mid, front, va, terms, front_floor, scoring, bonus)
+    if ge3 != 0:
+        # trips and singles: at most the trips and the top two singles in the middle; the
+        # front cannot pair (a front pair would beat a middle with no pair)
+        t = _top_rank(ge3)
+        s1, rest = _pop_top(any1 ^ ge3)
+        s2 = _top_rank(rest)
+        return _bound_at(rank5[3 * k[t] + k[s1] + k[s2]], rank3[k[r1] + k[r2] + k[r3]], va,
+                         terms, front_floor, scoring, bonus)
+    if ge2 == 0:
+        # 8 ranks: the middle is at most the top five and holds the top card (else the
+        # front's top card beats it), so the front is at most the next three
+        r4, rest = _pop_top(rest)
+        r5 = _top_rank(rest)
+        return _bound_at(rank5[k[r1] + k[r2] + k[r3] + k[r4] + k[r5]],
+                         rank3[k[r2] + k[r3] + k[r4]], va, terms, front_floor, scoring, bonus)
+    if not pairs2:
+        # one pair: the middle at most the pair and the top three singles; the front cannot
+        # pair, so it is at most the top three ranks
+        p = _top_rank(ge2)
+        s1, rest = _pop_top(any1 ^ ge2)
+        s2, rest = _pop_top(rest)
+        s3 = _top_rank(rest)
+        return _bound_at(rank5[2 * k[p] + k[s1] + k[s2] + k[s3]], rank3[k[r1] + k[r2] + k[r3]],
+                         va, terms, front_floor, scoring, bonus)
+    g = ge2 & (ge2 - 1)
+    if (g & (g - 1)) != 0:  # three or more pairs
+        return _bound_at(class_cap[TWO_PAIR, _top_rank(ge2)], front, va, terms, front_floor,
+                         scoring, bonus)
+    # two pairs: the middle holds both (the front is then three singles), or one pair at
+    # most the higher with the front's pair at most the lower, or none (below that)
+    p1 = _top_rank(ge2)
+    p2 = _top_rank(ge2 & -ge2)
+    s1, rest = _pop_top(any1 ^ ge2)
+    s2, rest = _pop_top(rest)
+    s3 = _top_rank(rest)
+    both = _bound_at(rank5[2 * k[p1] + 2 * k[p2] + k[s1]], rank3[k[s1] + k[s2] + k[s3]], va,
+                     terms, front_floor, scoring, bonus)
+    o1, rest = _pop_top(any1 ^ (8 << (4 * p1)))
+    o2, rest = _pop_top(rest)
+    o3 = _top_rank(rest)
+    one = _bound_at(rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]], va,
+                    terms, front_floor, scoring, bonus)
+    return max(both, one)
 
 
 @njit
@@ -105,12 +209,12 @@ def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
 
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-              terms, class_cap, front_cap, straight_cap, scoring, bonus, net, single, k,
+              terms, class_cap, rank_keys, scoring, bonus, net, single, k,
               out_split, out_ev, out_rows, out_n):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back) and how
     many were found (N,). ``class_cap[c, r]`` is the strongest 5-card strength of hand class
-    ``c`` whose leading rank is ``r``; ``straight_cap`` the strongest straight."""
+    ``c`` whose leading rank is ``r``; ``rank_keys`` the rank keys of the card words."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)
@@ -193,63 +297,13 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     va = v5[a]
                     if a == top or terms[UBS, va] < thr:
                         continue
-                    # second bound: the best class the other 8 cards can make caps the middle
+                    # second bound: what the other 8 cards can make caps middle and front
                     cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
                                     + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
                     sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
                                     + scw[comb5[a, 3]] + scw[comb5[a, 4]])
-                    cap = va
-                    fcap = va
-                    if ((sx + _SUIT3) & _SUIT8) == 0:
-                        ge2 = (cx + 6 * _ALL) & _TOP
-                        ge3 = (cx + 5 * _ALL) & _TOP
-                        ge4 = (cx + 4 * _ALL) & _TOP
-                        any1 = (cx + 7 * _ALL) & _TOP
-                        straight = ((any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12)
-                                     & (any1 >> 16)) != 0 or (any1 & _WHEEL) == _WHEEL)
-                        pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
-                        if ge4 != 0:
-                            c = class_cap[QUADS, _top_rank(ge4)]
-                        elif ge3 != 0 and pairs2:
-                            c = class_cap[FULL_HOUSE, _top_rank(ge3)]
-                        elif straight:
-                            c = straight_cap
-                        elif ge3 != 0:
-                            c = class_cap[TRIPS, _top_rank(ge3)]
-                        elif pairs2:
-                            c = class_cap[TWO_PAIR, _top_rank(ge2)]
-                        elif ge2 != 0:
-                            c = class_cap[PAIR, _top_rank(ge2)]
-                        else:
-                            c = class_cap[HIGH, _top_rank(any1)]
-                        if c < cap:
-                            cap = c
-                        # the front: with no trips and at most two pairs left, the middle must
-                        # hold a pair at least as high as any pair of the front
-                        if ge3 == 0:
-                            r1 = _top_rank(any1)
-                            if ge2 == 0:
-                                # no pair: the middle holds the top card unless it is a straight
-                                fc = front_cap[HIGH, r1 if straight else
-                                               _top_rank(any1 ^ (8 << (4 * r1)))]
-                            elif straight:
-                                fc = fcap
-                            elif not pairs2:
-                                fc = front_cap[HIGH, r1]
-                            else:
-                                g = ge2 & (ge2 - 1)
-                                # exactly two pairs: a front pair sits under the middle's pair
-                                fc = (front_cap[PAIR, _top_rank(ge2 & -ge2)] if (g & (g - 1)) == 0
-                                  else fcap)
-                            if 0 <= fc < fcap:
-                                fcap = fc
-                    fs = min(front_floor[cap], fcap) if fcap < va else front_floor[cap]
-                    if fs < 0:
-                        continue  # no front can sit under any middle of this back
-                    ub = (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
-                          + _nonseparable(terms[WF, fs], terms[TF, fs], terms[WM, cap],
-                                          terms[TM, cap], terms[WB, va], terms[TB, va],
-                                          scoring, bonus))
+                    ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
+                                     rank_keys, scoring, bonus)
                     if ub < thr:
                         continue
                     cand[nc] = a
