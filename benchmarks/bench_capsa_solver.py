@@ -21,10 +21,13 @@ import os
 import time
 from itertools import combinations_with_replacement
 
-import capsa_legacy as legacy  # noqa: E402,I001
-import capsa_reference as ref  # noqa: E402
 import numpy as np
+
+# isort: off
 from _common import best_of, pin_one_core, random_hands, row  # puts tests/ on the path
+import capsa_legacy as legacy
+import capsa_reference as ref
+# isort: on
 
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import COMB3, COMB5

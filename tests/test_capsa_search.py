@@ -78,6 +78,27 @@ def test_best_equals_full_search_on_special_hands(spec):
     np.testing.assert_array_equal(rows[:, 0], full_rows)
 
 
+@pytest.mark.parametrize("spec", RULE_SETS, ids=str)
+def test_best_equals_full_search_on_hands_of_few_ranks_and_suits(spec):
+    """Hands dealt from a few ranks and suits: many pairs, trips, straights and flushes left
+    beside each back, the cases the bounds reason about."""
+    rules = resolve_rules(spec)
+    rng = np.random.default_rng(21)
+    hands = []
+    for _ in range(60):
+        ranks = rng.choice(13, size=rng.integers(5, 9), replace=False)
+        suits = rng.choice(4, size=rng.integers(2, 5), replace=False)
+        deck = sorted({int(r) * 4 + int(s) for r in ranks for s in suits}
+                      | ({int(c) for c in rng.choice(52, 13, replace=False)}
+                         if len(ranks) * len(suits) < 13 else set()))
+        hands.append(np.sort(rng.choice(deck, 13, replace=False)))
+    hands = np.array(hands, dtype=np.int64)
+    _, ev, rows, _ = search_best(hands, rules)
+    _, full_ev, full_rows = _full(hands, rules)
+    np.testing.assert_array_equal(ev[:, 0], full_ev)
+    np.testing.assert_array_equal(rows[:, 0], full_rows)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=hands13, spec=st.sampled_from(RULE_SETS), top=st.integers(1, 12))
 def test_top_k_equals_previous_arrange(hand, spec, top):

@@ -20,9 +20,9 @@ best distinct row-strength triples come back ordered by value, then packed split
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
@@ -48,8 +48,8 @@ TWO_PAIR, FULL_HOUSE, QUADS = 2, 6, 7  # hand classes (lookup's categories)
 
 @njit(inline="always")
 def _top_rank(mask):
-    """Highest rank whose counter has bit 3 set in ``mask`` (> 0)."""
-    return (math.frexp(float(mask))[1] - 4) // 4
+    """Highest rank whose counter has bit 3 set in ``mask`` (> 0): one count-leading-zeros."""
+    return (60 - leading_zeros(mask)) >> 2
 
 
 @njit(inline="always")
@@ -78,7 +78,7 @@ def _pop_top(mask):
     return r, mask ^ (8 << (4 * r))
 
 
-@njit
+@njit(inline="always")
 def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
     """Value bound of a back of strength ``va`` with the middle at most ``mid`` and the front
     at most ``front`` (and under the middle)."""
@@ -91,7 +91,7 @@ def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
                             terms[WB, va], terms[TB, va], scoring, bonus))
 
 
-@njit
+@njit(inline="always")
 def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus):
     """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
     counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
