@@ -68,6 +68,24 @@ def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[Strat
     return hit
 
 
+_ROW_LISTS: dict[tuple, tuple] = {}
+
+
+def row_lists(rules: Rules, st: StrategyTables) -> tuple[list, list, list, list]:
+    """Win and tie chances (per row, per strength), hand kind per strength and royalty units
+    (per row, per strength) as Python lists: what listing a few arrangements reads, without
+    a NumPy call per value (cached per tables object)."""
+    key = (id(st), rules)
+    hit = _ROW_LISTS.get(key)
+    if hit is None or hit[0] is not st:
+        if len(_ROW_LISTS) >= _MAX_CACHED:
+            _ROW_LISTS.clear()
+        hit = _ROW_LISTS[key] = (st, st.pw.tolist(), st.pt.tolist(),
+                                 TABLES[rules.wheel].kind.tolist(),
+                                 rules.royalty_array.tolist())
+    return hit[1:]
+
+
 def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                 k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table

@@ -28,7 +28,7 @@ import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,7 +43,7 @@ from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
 from solver.games.capsa.rules import Rules, resolve_rules
-from solver.games.capsa.search import search_best, terms_for
+from solver.games.capsa.search import row_lists, search_best, terms_for
 from solver.games.capsa.splits import (
     Arrangement,
     all_valid_splits,
@@ -66,8 +66,10 @@ MAX_TOP = 100
 ROW_NAMES = ("front", "middle", "back")
 
 
-@dataclass(frozen=True, slots=True)
-class RowInfo:
+class RowInfo(NamedTuple):
+    """One row's kind and its chances against one opponent (immutable; a named tuple, cheap
+    to build for every listed arrangement)."""
+
     row: str
     kind: str
     win: float
@@ -78,8 +80,7 @@ class RowInfo:
                 "tie": round(self.tie, 6)}
 
 
-@dataclass(frozen=True, slots=True)
-class RankedArrangement:
+class RankedArrangement(NamedTuple):
     """One arrangement with its expected points and per-row odds against one opponent."""
 
     arrangement: Arrangement
@@ -189,23 +190,21 @@ def _table_result(h: np.ndarray, rules: Rules, opponents: int,
     st, _ = terms_for(rules)
     split, value, rows, found = search_best(h[None, :], rules, st, top)
     k = int(found[0])
-    r = rows[0, :k]
-    at = (np.arange(3), r)  # (row, strength) of each listed row
-    win, tie = st.pw[at].tolist(), st.pt[at].tolist()
-    kinds = TABLES[rules.wheel].kind[r].tolist()
-    units = rules.royalty_array[at].tolist()
+    pw, pt, kinds, roy = row_lists(rules, st)
     own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
     cards = h.tolist()
     out = []
-    for i, (p, v) in enumerate(zip(split[0, :k].tolist(), value[0, :k].tolist())):
-        w, t, kd = win[i], tie[i], kinds[i]
-        info = (RowInfo("front", KIND_NAMES[kd[0]], w[0], t[0]),
-                RowInfo("middle", KIND_NAMES[kd[1]], w[1], t[1]),
-                RowInfo("back", KIND_NAMES[kd[2]], w[2], t[2]))
-        u = units[i] if not rules.single_royalty else royalty_units(tuple(r[i].tolist()), rules)
+    for p, v, (f, m, b) in zip(split[0, :k].tolist(), value[0, :k].tolist(),
+                               rows[0, :k].tolist()):
+        w0, w1, w2 = pw[0][f], pw[1][m], pw[2][b]
+        info = (RowInfo("front", KIND_NAMES[kinds[f]], w0, pt[0][f]),
+                RowInfo("middle", KIND_NAMES[kinds[m]], w1, pt[1][m]),
+                RowInfo("back", KIND_NAMES[kinds[b]], w2, pt[2][b]))
+        units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
+                 else roy[0][f] + roy[1][m] + roy[2][b])
         ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
-        out.append(RankedArrangement(unpack_split(cards, p), float(ev), info, sum(u),
-                                     w[0] * w[1] * w[2]))
+        out.append(RankedArrangement(unpack_split(cards, p), float(ev), info, units,
+                                     w0 * w1 * w2))
     return out
 
 

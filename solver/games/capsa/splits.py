@@ -82,9 +82,9 @@ _SPELLINGS = _spellings()
 def parse_hand(hand: str | Iterable[object]) -> np.ndarray:
     """13 distinct cards as an int64 array (sorted by id)."""
     if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
-        ids = np.sort(hand.astype(np.int64))
-        if ids[0] >= 0 and ids[-1] < 52 and np.all(ids[1:] != ids[:-1]):
-            return ids  # already valid: skip the per-card parse
+        ids = sorted(hand.tolist())
+        if ids[0] >= 0 and ids[-1] < 52 and len(set(ids)) == HAND_SIZE:
+            return np.array(ids, dtype=np.int64)  # already valid: skip the per-card parse
     tokens = hand.replace(",", " ").split() if isinstance(hand, str) else hand
     if isinstance(tokens, (list, tuple)) and len(tokens) == HAND_SIZE:
         get = _SPELLINGS.get

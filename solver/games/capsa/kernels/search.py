@@ -21,7 +21,6 @@ best distinct row-strength triples come back ordered by value, then packed split
 from __future__ import annotations
 
 import numpy as np
-
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from solver._jit import njit
