@@ -52,7 +52,8 @@ def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
     s = np.arange(t.size)
     ubs = (out[KS.M0][fs] + out[KS.M0 + 1] + sep[2]
            + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules))
-    out[KS.UBS] = np.where(t.front_floor[s] >= 0, ubs, -np.inf)
+    # running maximum: still a bound, and monotone, so the kernel finds its cut by bisection
+    out[KS.UBS] = np.maximum.accumulate(np.where(t.front_floor[s] >= 0, ubs, -np.inf))
     return np.ascontiguousarray(out)
 
 

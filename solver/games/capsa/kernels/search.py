@@ -8,7 +8,8 @@ Two bounds on a back ``a`` of strength ``s`` (both upper bounds of every split o
 for any royalty table and for the single-royalty rule, whose value never exceeds the value
 with every royalty counted):
 
-1. ``terms[UBS, s]``: middle as strong as the back, front the strongest front class at or below it.
+1. ``terms[UBS, s]``: middle as strong as the back, front the strongest front class at or
+   below it (a running maximum over ``s``, so one bisection finds the backs that pass).
 2. the same with the middle and the front capped by what the 8 cards left can make (from
    their rank and suit counts: a pair needs two cards of one rank left; a front pair needs
    a middle pair at least as high; and so on, see ``_back_bound``).
@@ -292,9 +293,10 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                         thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
             if pos == 0:
                 # bound every other back; keep those that can reach the k-th best so far
+                s_min = np.searchsorted(terms[UBS], thr)  # weakest back that can reach it
                 for a in range(n5):
                     va = v5[a]
-                    if a == top or terms[UBS, va] < thr:
+                    if a == top or va < s_min:
                         continue
                     # second bound: what the other 8 cards can make caps middle and front
                     cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
