@@ -184,3 +184,14 @@ def test_columns_equal_dicts(spec):
     lines = cols.json_lines(range(1, 31), [None] * 29 + [5]).splitlines()
     assert [json.loads(x) for x in lines] == [{"line": i + 1, **({"id": 5} if i == 29 else {}),
                                                **d} for i, d in enumerate(dicts)]
+
+
+def test_lazy_ranked_arrangements_read_like_eager_ones():
+    hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
+    res = arrange(hand, "standard", 3, top=4)
+    previous = legacy.arrange_table(hand, resolve_rules("standard"), 3, 4)
+    assert res.arrangements == previous.arrangements
+    assert [a.rows for a in res.arrangements] == [a.rows for a in previous.arrangements]
+    assert res.best.arrangement == previous.best.arrangement
+    with pytest.raises(AttributeError, match="read-only"):
+        res.best.ev = 0.0

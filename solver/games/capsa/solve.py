@@ -80,14 +80,58 @@ class RowInfo(NamedTuple):
                 "tie": round(self.tie, 6)}
 
 
-class RankedArrangement(NamedTuple):
-    """One arrangement with its expected points and per-row odds against one opponent."""
+class RankedArrangement:
+    """One arrangement with its expected points and per-row odds against one opponent.
 
-    arrangement: Arrangement
-    ev: float
-    rows: tuple[RowInfo, RowInfo, RowInfo]
-    royalties: int
-    scoop: float
+    Read-only. The ``table`` path builds it lazily: ``arrangement`` and ``rows`` are made
+    from the packed split and the row strengths when first read (most callers read the
+    best one only, or just the JSON)."""
+
+    __slots__ = ("ev", "royalties", "scoop", "_arrangement", "_rows", "_lazy")
+
+    def __init__(self, arrangement: Arrangement | None, ev: float,
+                 rows: tuple[RowInfo, RowInfo, RowInfo] | None, royalties: int, scoop: float,
+                 lazy: tuple | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "ev", ev)
+        set_(self, "royalties", royalties)
+        set_(self, "scoop", scoop)
+        set_(self, "_arrangement", arrangement)
+        set_(self, "_rows", rows)
+        set_(self, "_lazy", lazy)  # (cards, packed, (f, m, b), win, tie, kinds) or None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"RankedArrangement is read-only: cannot set {name!r}")
+
+    @property
+    def arrangement(self) -> Arrangement:
+        if self._arrangement is None:
+            cards, packed = self._lazy[0], self._lazy[1]  # type: ignore[index]
+            object.__setattr__(self, "_arrangement", unpack_split(cards, packed))
+        return self._arrangement  # type: ignore[return-value]
+
+    @property
+    def rows(self) -> tuple[RowInfo, RowInfo, RowInfo]:
+        if self._rows is None:
+            _, _, (f, m, b), win, tie, kinds = self._lazy  # type: ignore[misc]
+            object.__setattr__(self, "_rows", (
+                RowInfo("front", KIND_NAMES[kinds[f]], win[0][f], tie[0][f]),
+                RowInfo("middle", KIND_NAMES[kinds[m]], win[1][m], tie[1][m]),
+                RowInfo("back", KIND_NAMES[kinds[b]], win[2][b], tie[2][b])))
+        return self._rows  # type: ignore[return-value]
+
+    def _key(self) -> tuple:
+        return (self.arrangement, self.ev, self.rows, self.royalties, self.scoop)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RankedArrangement) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"RankedArrangement(arrangement={self.arrangement!r}, ev={self.ev!r}, "
+                f"rows={self.rows!r}, royalties={self.royalties!r}, scoop={self.scoop!r})")
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = self.arrangement.to_dict()
@@ -194,17 +238,14 @@ def _table_result(h: np.ndarray, rules: Rules, opponents: int,
     own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
     cards = h.tolist()
     out = []
-    for p, v, (f, m, b) in zip(split[0, :k].tolist(), value[0, :k].tolist(),
-                               rows[0, :k].tolist()):
-        w0, w1, w2 = pw[0][f], pw[1][m], pw[2][b]
-        info = (RowInfo("front", KIND_NAMES[kinds[f]], w0, pt[0][f]),
-                RowInfo("middle", KIND_NAMES[kinds[m]], w1, pt[1][m]),
-                RowInfo("back", KIND_NAMES[kinds[b]], w2, pt[2][b]))
+    for p, v, fmb in zip(split[0, :k].tolist(), value[0, :k].tolist(), rows[0, :k].tolist()):
+        f, m, b = fmb
         units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
                  else roy[0][f] + roy[1][m] + roy[2][b])
         ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
-        out.append(RankedArrangement(unpack_split(cards, p), float(ev), info, units,
-                                     w0 * w1 * w2))
+        out.append(RankedArrangement(None, float(ev), None, units,
+                                     pw[0][f] * pw[1][m] * pw[2][b],
+                                     (cards, p, fmb, pw, pt, kinds)))
     return out
 
 
