@@ -1,7 +1,9 @@
 """Capsa Susun over HTTP: arrangement advice (one hand or a batch), the referee, split counts.
 
 Limits: ``samples`` up to 5,000 per request; a batch holds up to 1,000 hands, and a Monte Carlo
-batch at most 20,000 samples in all (hands x samples), so no request runs for long.
+batch at most 20,000 samples in all (hands x samples). Monte Carlo work is also bounded as work
+(samples x opponents x candidate splits, see ``montecarlo_work``), and under ``capsa serve``
+Monte Carlo and batch requests run in the compute pool under the request deadline.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, Cards, Int, json_endpoint
+from api.offload import offload
 from solver.errors import InputError
 from solver.games.capsa.referee import score
 from solver.games.capsa.rules import KIND_NAMES
@@ -24,6 +27,7 @@ bp = Blueprint("capsa", __name__, url_prefix="/v1/capsa")
 MAX_SAMPLES = 5_000
 MAX_BATCH = 1_000
 MAX_BATCH_SAMPLES = 20_000
+MAX_WORK = 120_000_000  # Monte Carlo work units: about 3 s of one free core
 
 Preset = Literal["standard", "basic", "two-four", "indonesia"]
 KindName = Literal[tuple(KIND_NAMES)]  # type: ignore[valid-type]
@@ -184,6 +188,7 @@ def _rules(r: str | RulesIn) -> Any:
 
 
 @json_endpoint(bp, "/arrange", ArrangeRequest, ArrangeResponse)
+@offload(lambda body: body.method == "montecarlo")
 def arrange_hand(body: ArrangeRequest) -> dict:
     """Rank the arrangements of 13 cards by expected points."""
     start = time.perf_counter()
@@ -191,13 +196,14 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                   body.seed, body.top,
                   opponent_hands=body.opponent_hands,
                   opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
-                  if body.opponent_arrangements else None)
+                  if body.opponent_arrangements else None, max_work=MAX_WORK)
     out = res.to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out
 
 
 @json_endpoint(bp, "/arrange/batch", BatchRequest, BatchResponse)
+@offload()
 def arrange_batch(body: BatchRequest) -> dict:
     """The best arrangement of each of up to 1,000 hands."""
     if body.method == "montecarlo" and len(body.hands) * body.samples > MAX_BATCH_SAMPLES:
@@ -205,7 +211,7 @@ def arrange_batch(body: BatchRequest) -> dict:
                          f"all (hands x samples), got {len(body.hands) * body.samples:,}")
     start = time.perf_counter()
     results = arrange_many(body.hands, _rules(body.rules), body.opponents, body.method,
-                           body.samples, body.seed, processes=1)
+                           body.samples, body.seed, processes=1, max_work=MAX_WORK)
     return {"results": results, "elapsed_ms": round((time.perf_counter() - start) * 1e3, 3)}
 
 

@@ -1,0 +1,50 @@
+"""Route expensive requests to the compute pool, under the per-request deadline.
+
+``@offload(lambda body: body.method == "montecarlo")`` under ``@json_endpoint`` makes the view
+run in a pool process (see :mod:`api.compute`) when the predicate holds and the app has a pool
+(``COMPUTE_SOCKET``); otherwise, and inside a pool process, it runs in place. A job past its
+deadline is stopped and answered 503 ``deadline_exceeded``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app
+
+from api.compute import ComputeUnavailable, DeadlineExceeded, call, in_worker
+from api.endpoint import ApiError
+
+DEFAULT_DEADLINE_S = 5.0
+
+
+def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callable], Callable]:
+    """Decorate ``fn(body) -> dict``; ``expensive(body)`` says which requests go to the pool
+    (all of them when it is None)."""
+
+    def decorate(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        @functools.wraps(fn)
+        def wrapper(body: Any) -> Any:
+            if in_worker() or (expensive is not None and not expensive(body)):
+                return fn(body)
+            path = current_app.config.get("COMPUTE_SOCKET")
+            if not path:
+                return fn(body)
+            seconds = float(current_app.config.get("REQUEST_DEADLINE_S") or DEFAULT_DEADLINE_S)
+            try:
+                return call(path, time.time() + seconds, fn.__module__,
+                            f"{fn.__qualname__}.__wrapped__", body)
+            except DeadlineExceeded:
+                raise ApiError(503, "deadline_exceeded",
+                               f"the request did not finish within its {seconds:g} s deadline "
+                               "and was stopped; ask for less work (fewer samples or hands)"
+                               ) from None
+            except ComputeUnavailable as exc:
+                raise ApiError(503, "compute_unavailable", str(exc)) from None
+
+        return wrapper
+
+    return decorate
