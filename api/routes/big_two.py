@@ -12,6 +12,7 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, json_endpoint
+from api.offload import offload
 from solver.games.big_two import BigTwoRules, Kind, classify, describe, moves_result
 from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, STRAIGHTS
 
@@ -80,6 +81,7 @@ def _rules(body_rules: BigTwoRulesIn | None) -> BigTwoRules:
 
 @json_endpoint(bp, "/moves", BigTwoMovesRequest, BigTwoMovesResponse,
                summary="Every legal Big Two play for a hand, and whether passing is allowed")
+@offload()  # up to ~50 ms of Python for a one-suit hand: keep it off the web threads
 def moves(body: BigTwoMovesRequest) -> dict:
     return moves_result(body.hand, body.current, body.first_trick, _rules(body.rules), body.required)
 

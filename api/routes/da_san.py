@@ -8,6 +8,7 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, json_endpoint
+from api.offload import offload
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
 from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, classify_result, moves_result
 
@@ -64,6 +65,7 @@ def _blank(cards: str | list[str] | None) -> bool:
 
 @json_endpoint(bp, "/moves", MovesRequest, MovesResponse,
                summary="Legal Da San plays of a hand, leading or on a current play")
+@offload()  # all_suits on a 20-card hand lists thousands of plays: keep it off the web threads
 def moves(body: MovesRequest) -> dict:
     """Legal Da San plays of a hand, leading or on a current play."""
     current = None if _blank(body.current) else body.current
