@@ -102,9 +102,20 @@ ERRORS = {
 }
 
 
+def _allow_map(allow: dict[str, str] | None) -> str:
+    """``$capsa_allow``: the methods each path takes, for the ``Allow`` of nginx's own 405
+    (it refuses TRACE itself, before the app could answer)."""
+    lines = [f'        "{path}" "{methods}";' for path, methods in sorted((allow or {}).items())
+             if '"' not in path and "\\" not in path]
+    return ("    map $uri $capsa_allow {\n        default \"GET, HEAD, OPTIONS, POST\";\n"
+            + "".join(line + "\n" for line in lines) + "    }")
+
+
 def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
-                 limits: ProxyLimits = ProxyLimits()) -> str:
+                 limits: ProxyLimits = ProxyLimits(), allow: dict[str, str] | None = None) -> str:
     """The whole nginx.conf: one worker, deadlines on every read, JSON error bodies.
+
+    ``allow`` maps each path to the methods it takes (``Allow`` of a 405 nginx answers).
 
     >>> conf = nginx_config(Path("/tmp/x"), "127.0.0.1", 8000, "/tmp/x/app.sock")
     >>> "listen 127.0.0.1:8000" in conf and "client_header_timeout 5s;" in conf
@@ -124,6 +135,15 @@ def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
             f"            default_type application/json;\n"
             f"            return {shown} '{text}';\n"
             f"        }}")
+    # A named location keeps the request's method and URI for the message and the map.
+    error_pages.append("        error_page 405 @capsa_405;")
+    error_locations.append(
+        "        location @capsa_405 {\n"
+        "            default_type application/json;\n"
+        "            add_header Allow $capsa_allow always;\n"
+        "            return 405 '{\"error\": {\"code\": \"method_not_allowed\", \"message\": "
+        "\"method $request_method is not allowed here; allowed: $capsa_allow\"}}';\n"
+        "        }")
     pages = "\n".join(error_pages)
     return f"""# Written by `capsa serve`; regenerated at every start.
 daemon off;
@@ -155,6 +175,7 @@ http {{
     large_client_header_buffers 4 8k;
     limit_conn_zone $binary_remote_addr zone=perip:4m;
     limit_conn_status 429;
+{_allow_map(allow)}
 
     upstream capsa_app {{
         server unix:{upstream_socket} max_fails=0;
@@ -183,13 +204,22 @@ http {{
 """
 
 
+def allowed_methods(app) -> dict[str, str]:
+    """Each fixed path of a Flask app and the methods it takes (``OPTIONS, POST``)."""
+    out: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.arguments:
+            out.setdefault(rule.rule, set()).update(rule.methods or ())
+    return {path: ", ".join(sorted(methods)) for path, methods in out.items()}
+
+
 def write_config(prefix: Path, host: str, port: int, upstream_socket: str,
-                 limits: ProxyLimits = ProxyLimits()) -> Path:
+                 limits: ProxyLimits = ProxyLimits(), allow: dict[str, str] | None = None) -> Path:
     """Create the prefix layout and write ``nginx.conf`` into it."""
     for sub in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi", "logs"):
         (prefix / sub).mkdir(parents=True, exist_ok=True)
     conf = prefix / "nginx.conf"
-    conf.write_text(nginx_config(prefix, host, port, upstream_socket, limits))
+    conf.write_text(nginx_config(prefix, host, port, upstream_socket, limits, allow))
     return conf
 
 

@@ -29,7 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from api.compute import die_with_parent, start_pool, stop_pool
-from api.proxy import ProxyLimits, check_config, find_nginx, start_nginx, write_config
+from api.proxy import (
+    ProxyLimits,
+    allowed_methods,
+    check_config,
+    find_nginx,
+    start_nginx,
+    write_config,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -212,16 +219,16 @@ def serve(config: ServeConfig) -> int:
     try:
         app_socket = runtime / "app.sock"
         compute_socket = runtime / "compute.sock"
-        if nginx_bin:
-            conf = write_config(runtime / "nginx", config.host, config.port, str(app_socket),
-                                config.limits)
-            check_config(nginx_bin, runtime / "nginx", conf)
         from api import create_app
 
         app = create_app({
             "COMPUTE_SOCKET": str(compute_socket) if config.compute_workers else None,
             "REQUEST_DEADLINE_S": config.deadline,
         })
+        if nginx_bin:
+            conf = write_config(runtime / "nginx", config.host, config.port, str(app_socket),
+                                config.limits, allowed_methods(app))
+            check_config(nginx_bin, runtime / "nginx", conf)
         if config.compute_workers:
             children[start_pool(str(compute_socket), config.compute_workers)] = "compute pool"
         options = gunicorn_options(config.host, config.port, config.workers, config.threads,
