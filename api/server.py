@@ -44,6 +44,7 @@ DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
 DEFAULT_KEEPALIVE = 5
 DEFAULT_COMPUTE_WORKERS = 2
+DEFAULT_COMPUTE_NICE = 10
 DEFAULT_DEADLINE_S = 5.0
 MAX_WORKERS = 64
 
@@ -142,6 +143,7 @@ class ServeConfig:
     proxy: bool = True
     nginx: str | None = None
     compute_workers: int = DEFAULT_COMPUTE_WORKERS
+    compute_nice: int = DEFAULT_COMPUTE_NICE
     deadline: float = DEFAULT_DEADLINE_S
     limits: ProxyLimits = field(default_factory=ProxyLimits)
 
@@ -230,7 +232,8 @@ def serve(config: ServeConfig) -> int:
                                 config.limits, allowed_methods(app))
             check_config(nginx_bin, runtime / "nginx", conf)
         if config.compute_workers:
-            children[start_pool(str(compute_socket), config.compute_workers)] = "compute pool"
+            children[start_pool(str(compute_socket), config.compute_workers,
+                                config.compute_nice)] = "compute pool"
         options = gunicorn_options(config.host, config.port, config.workers, config.threads,
                                    config.keepalive, config.log_level, config.access_log,
                                    unix_socket=str(app_socket) if nginx_bin else None)
@@ -243,7 +246,8 @@ def serve(config: ServeConfig) -> int:
         stack = (f"nginx -> gunicorn ({config.workers} workers x {config.threads} threads)"
                  if nginx_bin else f"gunicorn ({config.workers} workers x {config.threads} "
                                    "threads, no proxy)")
-        pool = (f"compute pool of {config.compute_workers}, deadline {config.deadline:g} s"
+        pool = (f"compute pool of {config.compute_workers} at nice +{config.compute_nice}, "
+                f"deadline {config.deadline:g} s"
                 if config.compute_workers else "no compute pool")
         print(f"capsa serve: http://{bind_address(config.host, config.port)} ({stack}; {pool})",
               file=sys.stderr, flush=True)

@@ -5,7 +5,10 @@ Two stacks, each the real ``capsa serve`` on a free 127.0.0.1 port:
 - ``before``: gunicorn directly on the port, 2 workers x 4 threads, expensive requests in the
   web threads (``--no-proxy --compute-workers 0 --threads 4``), as served before nginx;
 - ``now``: nginx -> gunicorn (2 x 8 threads, a worker accepts only with a free thread) and a
-  compute pool of 2 niced processes for Monte Carlo, batch and move listings, 5 s deadline.
+  compute pool of 2 processes at nice +10 for Monte Carlo, batch and move listings, 5 s
+  deadline (``capsa serve``'s defaults);
+- ``now-nice0``: the same with the pool at the web workers' priority (``--compute-nice 0``):
+  on a machine shared with other busy programs a niced pool gets little CPU.
 
 For each stack, two mixes at 20 and 50 keep-alive clients for ``--duration`` seconds: ``table``
 (only table arranges of random hands) and ``mc10`` (10% 1,000-sample Monte Carlo arranges, the
@@ -48,6 +51,7 @@ DECK = [r + s for r in RANKS for s in SUITS]
 STACKS = {
     "before": ["--no-proxy", "--compute-workers", "0", "--threads", "4"],
     "now": [],
+    "now-nice0": ["--compute-nice", "0"],  # the pool at the web workers' priority
 }
 MIXES = {"table": 0.0, "mc10": 0.10}
 MC_SAMPLES = 1000
@@ -121,6 +125,7 @@ def client_loop(port: int, hands: list[str], offset: int, mc_share: float, stop_
     conn = http.client.HTTPConnection(HOST, port, timeout=60)
     lat: dict[str, list[float]] = {"table": [], "mc": []}
     errors: dict[str, list[str]] = {"table": [], "mc": []}
+    ok = {"table": 0, "mc": 0}
     i = offset
     while time.time() < stop_at:
         kind = "mc" if rng.random() < mc_share else "table"
@@ -135,6 +140,7 @@ def client_loop(port: int, hands: list[str], offset: int, mc_share: float, stop_
             conn = http.client.HTTPConnection(HOST, port, timeout=60)
             continue
         lat[kind].append(time.perf_counter() - t0)
+        ok[kind] += status == 200
         if status != 200:
             errors[kind].append(f"HTTP {status}: {data[:120]!r}")
     conn.close()
@@ -142,19 +148,21 @@ def client_loop(port: int, hands: list[str], offset: int, mc_share: float, stop_
         for k in lat:
             out["lat"][k].extend(lat[k])
             out["err"][k].extend(errors[k])
+            out["ok"][k] += ok[k]
 
 
 def client_process(port: int, hands: list[str], offsets: list[int], mc_share: float,
                    stop_at: float) -> tuple[dict, dict]:
     """Several clients as threads of one process (one GIL would cap a single process)."""
-    out = {"lock": threading.Lock(), "lat": {"table": [], "mc": []}, "err": {"table": [], "mc": []}}
+    out = {"lock": threading.Lock(), "lat": {"table": [], "mc": []},
+           "err": {"table": [], "mc": []}, "ok": {"table": 0, "mc": 0}}
     threads = [threading.Thread(target=client_loop,
                                 args=(port, hands, k, mc_share, stop_at, out)) for k in offsets]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return out["lat"], out["err"]
+    return out["lat"], out["err"], out["ok"]
 
 
 def run_load(port: int, hands: list[str], clients: int, mc_share: float, duration: float,
@@ -164,19 +172,20 @@ def run_load(port: int, hands: list[str], clients: int, mc_share: float, duratio
     ctx = multiprocessing.get_context("fork")
     lat: dict[str, list[float]] = {"table": [], "mc": []}
     err: dict[str, list[str]] = {"table": [], "mc": []}
+    ok = {"table": 0, "mc": 0}
     with concurrent.futures.ProcessPoolExecutor(procs, mp_context=ctx) as pool:
         stop_at = time.time() + duration + 0.3
         start = time.time()
         futures = [pool.submit(client_process, port, hands, o, mc_share, stop_at) for o in offsets]
         for f in futures:
-            part_lat, part_err = f.result()
+            part_lat, part_err, part_ok = f.result()
             for k in lat:
                 lat[k].extend(part_lat[k])
                 err[k].extend(part_err[k])
+                ok[k] += part_ok[k]
         elapsed = max(time.time(), stop_at) - start
-    n = sum(len(v) for v in lat.values()) + sum(len(v) for v in err.values() if v)
-    return {"lat": lat, "err": err, "rps": sum(len(v) for v in lat.values()) / elapsed,
-            "elapsed": elapsed, "n": n}
+    return {"lat": lat, "err": err, "ok": ok, "elapsed": elapsed,
+            "rps": sum(len(v) for v in lat.values()) / elapsed}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -263,22 +272,28 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{stack}: capsa serve exited with status {code}")
 
     print(f"{os.cpu_count()} CPUs; {args.duration:g} s per row; Monte Carlo = {MC_SAMPLES} samples")
-    print(f"{'stack':8}{'mix':7}{'clients':>8}{'req/s':>9}{'table p50':>11}{'table p99':>11}"
-          f"{'mc p50':>9}{'mc p99':>9}{'errors':>8}")
+    print("req/s counts answered requests (any status); mc ok/err: Monte Carlo answered 200 /"
+          " not (a 503 past the deadline, or a failed connection); times in ms")
+    print(f"{'stack':11}{'mix':7}{'clients':>8}{'req/s':>8}{'table p50':>10}{'table p99':>10}"
+          f"{'mc p50':>8}{'mc p99':>8}{'mc ok':>7}{'mc err':>7}{'tbl err':>8}")
     for (stack, mix, clients), r in results.items():
         t, m = [x * 1000 for x in r["lat"]["table"]], [x * 1000 for x in r["lat"]["mc"]]
-        errors = len(r["err"]["table"]) + len(r["err"]["mc"])
-        mc = f"{percentile(m, 50):9.0f}{percentile(m, 99):9.0f}" if m else f"{'-':>9}{'-':>9}"
-        print(f"{stack:8}{mix:7}{clients:8d}{r['rps']:9.0f}{percentile(t, 50):11.1f}"
-              f"{percentile(t, 99):11.1f}{mc}{errors:8d}")
-    if {"before", "now"} <= set(args.stacks):
-        print("ratios now/before:")
+        mc_err = len(r["err"]["mc"])
+        mc = f"{percentile(m, 50):8.0f}{percentile(m, 99):8.0f}" if m else f"{'-':>8}{'-':>8}"
+        print(f"{stack:11}{mix:7}{clients:8d}{r['rps']:8.0f}{percentile(t, 50):10.1f}"
+              f"{percentile(t, 99):10.1f}{mc}{r['ok']['mc']:7d}{mc_err:7d}"
+              f"{len(r['err']['table']):8d}")
+    for now in [s for s in args.stacks if s != "before"]:
+        if "before" not in args.stacks:
+            break
+        print(f"ratios {now}/before:")
         for mix in MIXES:
             for clients in args.clients:
-                a, b = results["now", mix, clients], results["before", mix, clients]
+                a, b = results[now, mix, clients], results["before", mix, clients]
                 p_a = percentile(a["lat"]["table"], 99)
                 p_b = percentile(b["lat"]["table"], 99)
                 print(f"  {mix:6} {clients:3d} clients: throughput {a['rps'] / b['rps']:.2f}x, "
+                      f"table p50 {percentile(a['lat']['table'], 50) / percentile(b['lat']['table'], 50):.2f}x, "
                       f"table p99 {p_a / p_b:.2f}x")
     for stack, r in attacks.items():
         parts = []

@@ -10,6 +10,7 @@ import argparse
 
 from api.proxy import ProxyLimits
 from api.server import (
+    DEFAULT_COMPUTE_NICE,
     DEFAULT_COMPUTE_WORKERS,
     DEFAULT_DEADLINE_S,
     DEFAULT_HOST,
@@ -45,7 +46,8 @@ def config_from_args(args: argparse.Namespace) -> ServeConfig:
     return ServeConfig(host=args.host, port=args.port, workers=args.workers,
                        threads=args.threads, keepalive=args.keepalive, log_level=args.log_level,
                        access_log=args.access_log, proxy=not args.no_proxy, nginx=args.nginx,
-                       compute_workers=args.compute_workers, deadline=args.deadline,
+                       compute_workers=args.compute_workers, compute_nice=args.compute_nice,
+                       deadline=args.deadline,
                        limits=limits)
 
 
@@ -87,6 +89,10 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    default=DEFAULT_COMPUTE_WORKERS,
                    help="processes for Monte Carlo and batch requests; 0 runs them in the web "
                         f"workers with no deadline (default {DEFAULT_COMPUTE_WORKERS})")
+    p.add_argument("--compute-nice", type=int_arg("compute-nice", 0, 19),
+                   default=DEFAULT_COMPUTE_NICE,
+                   help="how much lower the pool's CPU priority is than the web workers' "
+                        f"(nice increment, default {DEFAULT_COMPUTE_NICE})")
     p.add_argument("--deadline", type=deadline_arg, default=DEFAULT_DEADLINE_S,
                    help="seconds a Monte Carlo or batch request may run before it is stopped "
                         f"and answered 503 (default {DEFAULT_DEADLINE_S:g})")
