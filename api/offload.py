@@ -9,6 +9,7 @@ deadline is stopped and answered 503 ``deadline_exceeded``.
 from __future__ import annotations
 
 import functools
+import importlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,15 @@ from api.compute import ComputeUnavailable, DeadlineExceeded, call, in_worker
 from api.endpoint import ApiError
 
 DEFAULT_DEADLINE_S = 5.0
+_TASKS: dict[str, Callable[[Any], Any]] = {}
+
+
+def run_task(key: str, body: Any) -> Any:
+    """What a pool process runs: the undecorated view registered under ``key``
+    (``module:qualname``), whatever other decorators wrap it in its module."""
+    if key not in _TASKS:
+        importlib.import_module(key.split(":", 1)[0])  # registers its views
+    return _TASKS[key](body)
 
 
 def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callable], Callable]:
@@ -26,6 +36,9 @@ def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callabl
     (all of them when it is None)."""
 
     def decorate(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        key = f"{fn.__module__}:{fn.__qualname__}"
+        _TASKS[key] = fn
+
         @functools.wraps(fn)
         def wrapper(body: Any) -> Any:
             if in_worker() or (expensive is not None and not expensive(body)):
@@ -35,8 +48,7 @@ def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callabl
                 return fn(body)
             seconds = float(current_app.config.get("REQUEST_DEADLINE_S") or DEFAULT_DEADLINE_S)
             try:
-                return call(path, time.time() + seconds, fn.__module__,
-                            f"{fn.__qualname__}.__wrapped__", body)
+                return call(path, time.time() + seconds, __name__, "run_task", key, body)
             except DeadlineExceeded:
                 raise ApiError(503, "deadline_exceeded",
                                f"the request did not finish within its {seconds:g} s deadline "

@@ -29,7 +29,8 @@ WORST_RULES = {"preset": "standard", "single_royalty": True, "royalty_mode": "wi
 
 
 @pytest.fixture(scope="module")
-def pool(tmp_path_factory):
+def pool(tmp_path_factory, app):
+    # ``app`` first: the pool's processes are forks of this warm process, routes imported.
     path = str(tmp_path_factory.mktemp("pool") / "compute.sock")
     pid = compute.start_pool(path, 2, niceness=0)
     yield path
@@ -71,6 +72,36 @@ def test_pool_returns_input_errors_with_every_problem(pool):
 def test_no_pool_is_a_clear_error(tmp_path):
     with pytest.raises(compute.ComputeUnavailable, match="no compute pool"):
         compute.call(str(tmp_path / "missing.sock"), time.time() + 1, "math", "sqrt", 4)
+
+
+def test_app_sends_costly_requests_to_the_pool_with_the_same_answers(pool, client):
+    """Through the pool or in place, the answer is the same (the seed fixes it); past the
+    deadline the pool's answer is a 503 naming it."""
+    from api import create_app
+
+    pooled = create_app({"TESTING": True, "WARMUP": False, "COMPUTE_SOCKET": pool,
+                         "REQUEST_DEADLINE_S": 5}).test_client()
+    req = {"hand": HAND, "method": "montecarlo", "samples": 40, "seed": 3, "top": 3}
+    a, b = pooled.post("/v1/capsa/arrange", json=req), client.post("/v1/capsa/arrange", json=req)
+    assert a.status_code == b.status_code == 200
+    drop = ("elapsed_ms",)
+    assert ({k: v for k, v in a.get_json().items() if k not in drop}
+            == {k: v for k, v in b.get_json().items() if k not in drop})
+    batch = {"hands": [HAND, "2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"], "method": "montecarlo",
+             "samples": 5, "seed": 1}
+    a, b = pooled.post("/v1/capsa/arrange/batch", json=batch), client.post(
+        "/v1/capsa/arrange/batch", json=batch)
+    assert a.get_json()["results"] == b.get_json()["results"]
+    bad = pooled.post("/v1/capsa/arrange", json={**req, "hand": "As As"})
+    assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "invalid_cards"
+
+    hurried = create_app({"TESTING": True, "WARMUP": False, "COMPUTE_SOCKET": pool,
+                          "REQUEST_DEADLINE_S": 0.2}).test_client()
+    resp = hurried.post("/v1/capsa/arrange", json={
+        "hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000})
+    assert resp.status_code == 503
+    assert resp.get_json()["error"]["code"] == "deadline_exceeded"
+    assert "0.2 s deadline" in resp.get_json()["error"]["message"]
 
 
 @pytest.mark.parametrize("cls", [InputError, CardError, WorkLimitError])
