@@ -226,6 +226,8 @@ def serve(config: ServeConfig) -> int:
         app = create_app({
             "COMPUTE_SOCKET": str(compute_socket) if config.compute_workers else None,
             "REQUEST_DEADLINE_S": config.deadline,
+            # Per web worker: all of them together keep about 2 jobs per pool process.
+            "COMPUTE_QUEUE": max(1, -(-2 * config.compute_workers // config.workers)),
         })
         if nginx_bin:
             conf = write_config(runtime / "nginx", config.host, config.port, str(app_socket),

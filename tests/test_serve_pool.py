@@ -104,6 +104,29 @@ def test_app_sends_costly_requests_to_the_pool_with_the_same_answers(pool, clien
     assert "0.2 s deadline" in resp.get_json()["error"]["message"]
 
 
+def test_a_worker_refuses_costly_requests_beyond_its_queue_at_once(pool):
+    from api import create_app
+
+    app = create_app({"TESTING": True, "WARMUP": False, "COMPUTE_SOCKET": pool,
+                      "REQUEST_DEADLINE_S": 3, "COMPUTE_QUEUE": 1})
+    slow = {"hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000}
+    first: list = []
+    t = threading.Thread(target=lambda: first.append(
+        app.test_client().post("/v1/capsa/arrange", json=slow).status_code))
+    t.start()
+    time.sleep(0.3)  # the first request holds the worker's one slot
+    t0 = time.perf_counter()
+    resp = app.test_client().post("/v1/capsa/arrange", json={**slow, "samples": 10})
+    assert resp.status_code == 503 and resp.get_json()["error"]["code"] == "compute_busy"
+    assert time.perf_counter() - t0 < 1.0
+    t.join()
+    assert first and first[0] in (200, 503)
+    # The slot is free again: a cheap pooled request goes through.
+    ok = app.test_client().post("/v1/capsa/arrange", json={**slow, "rules": "standard",
+                                                            "samples": 10, "seed": 1})
+    assert ok.status_code == 200
+
+
 @pytest.mark.parametrize("cls", [InputError, CardError, WorkLimitError])
 def test_input_errors_keep_their_problems_through_pickle(cls):
     err = pickle.loads(pickle.dumps(cls(["first problem", "second problem"])))
