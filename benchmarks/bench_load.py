@@ -12,15 +12,16 @@ Two stacks, each the real ``capsa serve`` on a free 127.0.0.1 port:
 
 For each stack, two mixes at 20 and 50 keep-alive clients for ``--duration`` seconds: ``table``
 (only table arranges of random hands) and ``mc10`` (10% 1,000-sample Monte Carlo arranges, the
-issue's case). Reported per row: requests/s, p50/p99 per request kind, errors (any non-200 or
-failed connection), then the now/before ratios. Absolute figures are noisy on a shared
-machine; the ratios, measured in the same run, are the result.
+issue's case). All stacks run at once and the rows alternate between them (``--rounds``
+times), so they share the same background load. Reported per row: requests/s, p50/p99 per
+request kind, Monte Carlo answered/refused, errors, then the ratios to ``before``. Absolute
+figures are noisy on a shared machine; the ratios, measured in the same run, are the result.
 
 ``--slow`` adds the attack of ``tests/test_serve_slow_clients.py`` against each stack: 200
 slow-header, 200 slow-body and 200 idle connections plus 8 of the costliest legal Monte Carlo
 requests, while ``/healthz`` and a table arrange are probed (2 s timeout each).
 
-    .venv/bin/python benchmarks/bench_load.py [--duration 8] [--clients 20 50] [--slow]
+    .venv/bin/python benchmarks/bench_load.py [--duration 5] [--rounds 2] [--clients 20 50] [--slow]
 """
 
 from __future__ import annotations
@@ -188,6 +189,20 @@ def run_load(port: int, hands: list[str], clients: int, mc_share: float, duratio
             "rps": sum(len(v) for v in lat.values()) / elapsed}
 
 
+def merge(results: dict, key: tuple, r: dict) -> None:
+    """Pool one more run of a row into its totals (latencies, errors, counts, time)."""
+    if key not in results:
+        results[key] = r
+        return
+    acc = results[key]
+    for k in acc["lat"]:
+        acc["lat"][k].extend(r["lat"][k])
+        acc["err"][k].extend(r["err"][k])
+        acc["ok"][k] += r["ok"][k]
+    acc["elapsed"] += r["elapsed"]
+    acc["rps"] = sum(len(v) for v in acc["lat"].values()) / acc["elapsed"]
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -244,7 +259,8 @@ def slow_attack(port: int, seconds: float) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--duration", type=float, default=8.0, help="seconds of load per row")
+    ap.add_argument("--duration", type=float, default=5.0, help="seconds of load per row and round")
+    ap.add_argument("--rounds", type=int, default=2, help="times each row is measured, stacks alternating")
     ap.add_argument("--clients", type=int, nargs="+", default=[20, 50])
     ap.add_argument("--client-procs", type=int, default=4)
     ap.add_argument("--stacks", nargs="+", choices=list(STACKS), default=list(STACKS))
@@ -257,21 +273,28 @@ def main(argv: list[str] | None = None) -> int:
     hands = random_hands(4096, args.seed)
     results: dict[tuple[str, str, int], dict] = {}
     attacks: dict[str, dict] = {}
-    for stack in args.stacks:
-        served = Served(STACKS[stack], args.startup_timeout)
-        try:
+    # Every stack runs for the whole benchmark and the rows alternate between them, round
+    # after round, so each stack sees the same background load of a shared machine.
+    served = {stack: Served(STACKS[stack], args.startup_timeout) for stack in args.stacks}
+    try:
+        for _ in range(args.rounds):
             for mix, share in MIXES.items():
                 for clients in args.clients:
-                    results[stack, mix, clients] = run_load(served.port, hands, clients, share,
-                                                            args.duration, args.client_procs)
-            if args.slow:
-                attacks[stack] = slow_attack(served.port, args.slow_seconds)
-        finally:
-            code = served.stop()
+                    for stack, srv in served.items():
+                        r = run_load(srv.port, hands, clients, share, args.duration,
+                                     args.client_procs)
+                        merge(results, (stack, mix, clients), r)
+        if args.slow:
+            for stack, srv in served.items():
+                attacks[stack] = slow_attack(srv.port, args.slow_seconds)
+    finally:
+        codes = {stack: srv.stop() for stack, srv in served.items()}
+    for stack, code in codes.items():
         if code != 0:
             print(f"{stack}: capsa serve exited with status {code}")
 
-    print(f"{os.cpu_count()} CPUs; {args.duration:g} s per row; Monte Carlo = {MC_SAMPLES} samples")
+    print(f"{os.cpu_count()} CPUs; {args.rounds} rounds x {args.duration:g} s per row, stacks "
+          f"alternating; Monte Carlo = {MC_SAMPLES} samples")
     print("req/s counts answered requests (any status); mc ok/err: Monte Carlo answered 200 /"
           " not (a 503 past the deadline, or a failed connection); times in ms")
     print(f"{'stack':11}{'mix':7}{'clients':>8}{'req/s':>8}{'table p50':>10}{'table p99':>10}"
