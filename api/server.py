@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ from api.proxy import (
     start_nginx,
     write_config,
 )
+from solver.errors import InputError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -210,9 +212,22 @@ def _terminate(pid: int, sig: int, timeout: float) -> None:
         pass
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Fail at once, in one line, when the address is taken (before any warm-up or child)."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host.strip("[]"), port))
+        except OSError as exc:
+            raise InputError(f"cannot listen on {bind_address(host, port)}: "
+                             f"{exc.strerror or exc}") from None
+
+
 def serve(config: ServeConfig) -> int:
     """Run the whole stack until SIGTERM/SIGINT (exit 0) or until a part of it dies (exit 1)."""
     nginx_bin = find_nginx(config.nginx) if config.proxy else None
+    check_port_free(config.host, config.port)
     runtime = Path(tempfile.mkdtemp(prefix="capsa-serve-"))  # 0700: private sockets
     children: dict[int, str] = {}
     nginx_proc = None

@@ -196,3 +196,14 @@ def test_serve_without_proxy_is_plain_gunicorn():
         assert _request(server.port, "POST", "/v1/capsa/valid", {"hand": HAND})[0] == 200
     finally:
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-proxy"]])
+def test_serve_refuses_a_port_in_use_in_one_line(extra, capsys):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port), *extra]) == cli.EXIT_INPUT_ERROR
+    err = capsys.readouterr().err
+    assert err == f"capsa: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
