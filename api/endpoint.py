@@ -72,6 +72,7 @@ class EndpointSpec:
     response: type[BaseModel] | None
     summary: str
     tag: str
+    errors: tuple[int, ...] = ()  # error statuses beyond 400/413/415 (404, 409, ...)
 
     @property
     def path(self) -> str:
@@ -118,6 +119,7 @@ def json_endpoint(
     method: str = "POST",
     summary: str = "",
     tag: str = "",
+    errors: tuple[int, ...] = (),
 ) -> Callable[[Callable], Callable]:
     """Register ``fn(body_model) -> dict`` (or ``fn() -> dict`` without a request model)."""
 
@@ -140,7 +142,7 @@ def json_endpoint(
         bp.add_url_rule(rule, endpoint=fn.__name__, view_func=view, methods=[method])
         ENDPOINTS.append(EndpointSpec(bp, rule, method, request_model, response_model,
                                       summary or (fn.__doc__ or "").strip().split("\n")[0],
-                                      tag or bp.name))
+                                      tag or bp.name, errors))
         return fn
 
     return decorate

@@ -53,6 +53,9 @@ def build_openapi(app: Any) -> dict:
                 "schema": _schema(spec.request, components, "validation")}}}
             op["responses"]["413"] = {"description": "Body too large"}
             op["responses"]["415"] = {"description": "Not JSON"}
+        for status in spec.errors:
+            op["responses"][str(status)] = {"description": "Error", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
         paths.setdefault(spec.path, {})[spec.method.lower()] = op
     return {
         "openapi": "3.1.0",

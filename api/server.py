@@ -9,6 +9,7 @@ no request pays a compile. Workers use threads (``gthread``): kernels release th
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
@@ -83,6 +84,7 @@ def _application_class():
 
                     self.app_factory = create_app
                 self.application = self.app_factory()
+                os.makedirs(self.application.instance_path, exist_ok=True)  # sessions.sqlite3
             return self.application
 
     return CapsaApplication

@@ -24,7 +24,13 @@ def options_from_args(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    run_server(options_from_args(args))
+    factory = None
+    if args.sessions_db:
+        from api import create_app
+
+        def factory():
+            return create_app({"SESSIONS_DB": args.sessions_db})
+    run_server(options_from_args(args), factory)
     return 0
 
 
@@ -52,6 +58,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         f"(default {DEFAULT_KEEPALIVE})")
     p.add_argument("--log-level", default="info",
                    choices=["debug", "info", "warning", "error", "critical"])
+    p.add_argument("--sessions-db", metavar="PATH",
+                   help="SQLite file of the game sessions (default: sessions.sqlite3 in the "
+                        "instance folder, created at start)")
     p.add_argument("--access-log", action="store_true", help="log each request to stderr")
     p.set_defaults(func=run)
     return p
