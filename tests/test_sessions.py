@@ -1,0 +1,208 @@
+"""Game sessions: the SQLite store's bounds, the HTTP endpoints, and that no answer shows a
+card hidden from the human seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from api import create_app
+from solver.games import get_game, list_games
+from solver.games.capsa.solve import arrange
+from solver.sessions.service import card_strings
+from solver.sessions.store import SessionNotFound, SessionStore
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture()
+def make_app(app, tmp_path):  # ``app`` warms the kernels once
+    def make(**config):
+        cfg = {"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "s.sqlite3")}
+        cfg.update(config)
+        return create_app(cfg)
+    return make
+
+
+def _post(client, path, body, status=200):
+    r = client.post(path, json=body)
+    assert r.status_code == status, (r.status_code, r.get_json())
+    return r.get_json()
+
+
+def _capsa_move(client, token):
+    best = _post(client, "/v1/sessions/advice", {"token": token})["arrangements"][0]
+    return {k: best[k] for k in ("front", "middle", "back")}
+
+
+def _hidden(view_doc, game, seat):
+    state = get_game(game).from_json(view_doc)
+    return state.hidden_cards(seat)
+
+
+def test_capsa_table_review_history_replay_export_import(make_app):
+    c = make_app().test_client()
+    v = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 3}, "seed": 11,
+                                  "bots": ["table", "montecarlo"]})
+    tok = v["token"]
+    assert v["your_turn"] and v["legal_moves"] is None and v["legal_count"] > 1000
+    assert v["observation"]["hands"][1] is None and v["observation"]["hands"][2] is None
+    hand = v["observation"]["hands"][0]
+    move = _capsa_move(c, tok)
+    done = _post(c, "/v1/sessions/move", {"token": tok, "move": move})
+    assert done["terminal"] and done["score"] == done["returns"]
+    assert sum(done["returns"]) == 0
+    rev = done["review"]
+    assert rev["mine"]["ev"] <= rev["best"][0]["ev"] + 1e-9 and rev["cost"] >= 0
+    assert len(rev["best"]) == 5
+    # the top 5 are the Monte Carlo answer on the same seed and samples
+    ref = arrange(hand, {k: val for k, val in done["observation"]["rules"].items()
+                         if k != "players"}, 2, "montecarlo", rev["samples"], seed=rev["seed"])
+    assert ref.best.ev == pytest.approx(rev["best"][0]["ev"], abs=1e-6)
+    # the best response to the actual opponents scores at least what I scored
+    assert rev["best_response"]["points"] >= rev["actual_points"] - 1e-9
+    hist = _post(c, "/v1/sessions/history", {"token": tok})
+    assert [h["n"] for h in hist["hands"]] == [1]
+    frames = _post(c, "/v1/sessions/hand", {"token": tok, "n": 1})["frames"]
+    assert len(frames) == 4 and frames[1]["move"]["front"] == move["front"]
+    again = _post(c, "/v1/sessions/replay", {"token": tok, "n": 1})
+    assert again["replay_of"] == 1 and again["hand"] == 2
+    assert again["observation"]["hands"][0] == hand
+    doc = _post(c, "/v1/sessions/export", {"token": tok, "n": 1})
+    assert doc["game"] == "capsa" and len(doc["history"]) == 3
+    imp = _post(c, "/v1/sessions/import", {"hand": doc})
+    assert imp["terminal"] and imp["token"] != tok
+    nxt = _post(c, "/v1/sessions/move", {"token": tok, "move": move})
+    assert nxt["hand"] == 2 and nxt["score"] != done["score"] or nxt["returns"] == [0, 0, 0]
+    n3 = _post(c, "/v1/sessions/next", {"token": tok})
+    assert n3["hand"] == 3 and not n3["terminal"]
+
+
+def test_errors_are_4xx_in_words(make_app):
+    c = make_app().test_client()
+    tok = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}, "seed": 3})["token"]
+    for path in ("/v1/sessions/state", "/v1/sessions/next", "/v1/sessions/history"):
+        assert "token" in _post(c, path, {"token": tok + "x"}, 404)["error"]["message"]
+    err = _post(c, "/v1/sessions/move", {"token": tok, "move": {"front": ["As"]}}, 422)
+    assert "middle" in err["error"]["message"]
+    # a foul is refused by the engine, naming why
+    hand = _post(c, "/v1/sessions/state", {"token": tok})["observation"]["hands"][0]
+    best = _capsa_move(c, tok)
+    foul = {"front": best["back"][:3], "middle": best["back"][3:] + best["middle"][:3],
+            "back": best["middle"][3:] + best["front"]}
+    r = c.post("/v1/sessions/move", json={"token": tok, "move": foul})
+    if r.status_code == 422:
+        assert "foul" in r.get_json()["error"]["message"]
+    assert len(hand) == 13
+    assert _post(c, "/v1/sessions/next", {"token": tok}, 409)["error"]["message"]
+    assert _post(c, "/v1/sessions/hand", {"token": tok, "n": 5}, 404)
+    assert _post(c, "/v1/sessions", {"game": "capsa", "bots": "nobody"}, 400)
+    assert _post(c, "/v1/sessions", {"game": "chess"}, 400)
+
+
+def test_restart_continues_the_session(make_app):
+    c = make_app().test_client()
+    v = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}, "seed": 9})
+    c2 = make_app().test_client()  # a new app on the same file
+    v2 = _post(c2, "/v1/sessions/state", {"token": v["token"]})
+    assert v2["observation"] == v["observation"]
+    done = _post(c2, "/v1/sessions/move", {"token": v["token"], "move": _capsa_move(c2, v["token"])})
+    assert done["terminal"]
+
+
+def test_expired_sessions_are_gone(make_app):
+    clock = Clock()
+    c = make_app(SESSIONS_TTL=60, SESSIONS_CLOCK=clock).test_client()
+    tok = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}, "seed": 1})["token"]
+    clock.now += 59
+    _post(c, "/v1/sessions/state", {"token": tok})
+    clock.now += 61
+    _post(c, "/v1/sessions/state", {"token": tok}, 404)
+
+
+def test_store_stays_bounded(tmp_path):
+    clock = Clock()
+    store = SessionStore(str(tmp_path / "b.sqlite3"), max_sessions=20, max_hands=3,
+                         max_bytes=10**9, clock=clock)
+    state = {"doc": {"pad": "x" * 2000}}
+    tokens = []
+    for i in range(60):
+        clock.now += 1
+        s = store.create("capsa", {"i": i}, state)
+        tokens.append(s.token)
+        for n in range(1, 6):
+            store.save(s, {"n": n, "doc": state})
+    st = store.stats()
+    assert st["sessions"] == 20 and st["hands"] == 20 * 3
+    size_at_60 = st["file_bytes"]
+    for i in range(120):
+        clock.now += 1
+        s = store.create("capsa", {"i": i}, state)
+        for n in range(1, 6):
+            store.save(s, {"n": n, "doc": state})
+    st = store.stats()
+    assert st["sessions"] == 20 and st["hands"] == 60
+    assert st["file_bytes"] <= 2 * size_at_60 + 200_000
+    with pytest.raises(SessionNotFound):
+        store.load(tokens[0])  # the least recently used went first
+    assert store.load(s.token).meta == {"i": 119}
+    # the byte budget evicts too
+    small = SessionStore(str(tmp_path / "c.sqlite3"), max_bytes=30_000, clock=clock)
+    for _ in range(40):
+        clock.now += 1
+        small.create("capsa", {}, state)
+    assert small.stats()["bytes"] <= 30_000
+
+
+def _playable(name: str) -> str | None:
+    try:
+        get_game(name).new_game(seed=1).observation(0)
+    except NotImplementedError as exc:
+        return f"{name} has no observation yet ({exc})"
+    return None
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_no_answer_shows_a_hidden_card(make_app, name):
+    """Random playouts through the endpoints: every answer is checked against the cards the
+    human seat may not see at that moment."""
+    reason = _playable(name)
+    if reason:
+        print(reason)
+        pytest.skip(reason)
+    info = get_game(name)
+    c = make_app().test_client()
+    rng = random.Random(name)
+    for game_no in range(3):
+        players = info.players[0] + game_no % (info.players[1] - info.players[0] + 1)
+        rules = {"players": players} if any(o.name == "players" for o in info.options) else None
+        v = _post(c, "/v1/sessions", {"game": name, "rules": rules, "seed": game_no,
+                                      "seat": game_no % players, "bots": list(info.bots)[-1]})
+        tok, seat = v["token"], v["seat"]
+        for _ in range(600):
+            svc_doc = c.application.extensions["sessions"].store.load(tok).state["doc"]
+            hidden = _hidden(svc_doc, name, seat)
+            assert not card_strings(v) & hidden
+            for path in ("/v1/sessions/state", "/v1/sessions/history"):
+                assert not card_strings(_post(c, path, {"token": tok})) & hidden
+            if v["terminal"]:
+                break
+            if v["legal_moves"] is not None:
+                move = rng.choice(v["legal_moves"])
+            else:
+                state = get_game(name).from_json(svc_doc)
+                moves = state.legal_moves(seat)
+                move = state.move_json(moves[rng.randrange(len(moves))])
+            v = _post(c, "/v1/sessions/move", {"token": tok, "move": move})
+        assert v["terminal"]
+        frames = _post(c, "/v1/sessions/hand", {"token": tok, "n": 1})
+        final = get_game(name).from_json(c.application.extensions["sessions"].store
+                                         .load(tok).state["doc"])
+        assert not card_strings(frames) & final.hidden_cards(seat)
