@@ -10,6 +10,7 @@ import pytest
 from api import create_app
 from solver.games import get_game, list_games
 from solver.games.capsa.solve import arrange
+from solver.games.capsa.splits import Arrangement, is_foul
 from solver.sessions.service import card_strings
 from solver.sessions.store import SessionNotFound, SessionStore
 
@@ -80,7 +81,8 @@ def test_capsa_table_review_history_replay_export_import(make_app):
     imp = _post(c, "/v1/sessions/import", {"hand": doc})
     assert imp["terminal"] and imp["token"] != tok
     nxt = _post(c, "/v1/sessions/move", {"token": tok, "move": move})
-    assert nxt["hand"] == 2 and nxt["score"] != done["score"] or nxt["returns"] == [0, 0, 0]
+    assert nxt["hand"] == 2 and nxt["terminal"]
+    assert nxt["score"] == pytest.approx([a + b for a, b in zip(done["score"], nxt["returns"])])
     n3 = _post(c, "/v1/sessions/next", {"token": tok})
     assert n3["hand"] == 3 and not n3["terminal"]
 
@@ -95,13 +97,17 @@ def test_errors_are_4xx_in_words(make_app):
     # a foul is refused by the engine, naming why
     hand = _post(c, "/v1/sessions/state", {"token": tok})["observation"]["hands"][0]
     best = _capsa_move(c, tok)
-    foul = {"front": best["back"][:3], "middle": best["back"][3:] + best["middle"][:3],
-            "back": best["middle"][3:] + best["front"]}
-    r = c.post("/v1/sessions/move", json={"token": tok, "move": foul})
-    if r.status_code == 422:
-        assert "foul" in r.get_json()["error"]["message"]
-    assert len(hand) == 13
-    assert _post(c, "/v1/sessions/next", {"token": tok}, 409)["error"]["message"]
+    rng = random.Random(0)
+    while True:
+        cards = rng.sample(hand, 13)
+        arr = Arrangement.parse(cards[:3], cards[3:8], cards[8:])
+        if is_foul(arr):
+            break
+    err = _post(c, "/v1/sessions/move", {"token": tok, "move": arr.to_dict()}, 422)
+    assert "fouls" in err["error"]["message"]
+    _post(c, "/v1/sessions/move", {"token": tok, "move": best})
+    tok2 = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}})["token"]
+    assert "finish" in _post(c, "/v1/sessions/next", {"token": tok2}, 409)["error"]["message"]
     assert _post(c, "/v1/sessions/hand", {"token": tok, "n": 5}, 404)
     assert _post(c, "/v1/sessions", {"game": "capsa", "bots": "nobody"}, 400)
     assert _post(c, "/v1/sessions", {"game": "chess"}, 400)
