@@ -18,12 +18,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.games.big_two import PASS, BigTwoRules, Move, RandomBot, play_hand  # noqa: E402
+from solver.cards import parse_cards  # noqa: E402
+from solver.games.big_two import PASS, BigTwoRules, Move, RandomBot, parse_play  # noqa: E402
+from solver.games.big_two import self_play as play_hand  # noqa: E402
 from solver.games.big_two.moves import (  # noqa: E402
+    ID_TO_BT,
     beats_move,
     classify_mask,
     generate,
     legal_moves,
+    ids_to_mask,
     mask_to_ids,
     warm_up,
 )
@@ -62,13 +66,15 @@ def per_call_us(fn, items) -> float:
 
 
 class BruteBaselineBot:
-    """The baseline policy on top of the brute force (for the self-play comparison)."""
+    """The baseline policy on top of the brute force (for the self-play comparison), from
+    the observation like any bot."""
 
-    def choose(self, state):
-        cur = state.current_play
-        hand = state.hand_mask(state.current_player)
-        req = state.required if not state.history else -1
-        plays = [p for p in brute_force(hand, cur, state.rules) if req < 0 or (p.mask >> req) & 1]
+    def __call__(self, obs, legal, rng):
+        rules = BigTwoRules.from_options(obs["rules"])
+        cur = parse_play(obs["table"], rules) if obs["table"] else None
+        hand = ids_to_mask(parse_cards(obs["hand"]))
+        req = ID_TO_BT[parse_cards([obs["required"]])[0]] if obs["required"] else -1
+        plays = [p for p in brute_force(hand, cur, rules) if req < 0 or (p.mask >> req) & 1]
         twos = 15 << 48
         if cur is None:
             low = hand & -hand

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.games.da_bai_fen import GreedyBot, Move, Phase, Trump, random_bot  # noqa: E402
-from solver.games.da_bai_fen.engine import Action, new_hand  # noqa: E402
+from solver.games.da_bai_fen import GreedyBot, Kind, Move, Phase, Trump, random_bot  # noqa: E402
+from solver.games.da_bai_fen.engine import new_hand  # noqa: E402
 from solver.games.da_bai_fen.moves import follow_plays, lead_plays  # noqa: E402
 
 
@@ -73,9 +73,9 @@ def per_call(fn, inputs) -> tuple[float, int]:
 def brute_random_bot(state, rng):
     """``random_bot`` over the brute-force enumeration (same plays, slower listing)."""
     if state.phase is not Phase.PLAY:
-        return random_bot(state, rng)
+        return random_bot.policy(state, rng)
     hand = state.hands[state.current_player]
-    return Move(Action.PLAY, rng.choice(brute_plays(hand, state.trick, state.trump)))
+    return Move(Kind.PLAY, rng.choice(brute_plays(hand, state.trick, state.trump)))
 
 
 def hands_per_second(policy, seconds: float = 2.0, seed: int = 0) -> float:
@@ -106,9 +106,9 @@ def main() -> None:
     print(f"  fast   {wf * 1e3:10.2f} ms/call")
     print(f"  brute  {wb * 1e3:10.2f} ms/call   ratio {wb / wf:6.1f}x")
     print("self-play hands per second (one core):")
-    r_fast = hands_per_second(random_bot)
+    r_fast = hands_per_second(random_bot.policy)
     r_brute = hands_per_second(brute_random_bot)
-    g = hands_per_second(GreedyBot())
+    g = hands_per_second(GreedyBot().policy)
     print(f"  random bots, fast plays   {r_fast:8.1f} hands/s")
     print(f"  random bots, brute plays  {r_brute:8.1f} hands/s   ratio {r_fast / r_brute:6.1f}x")
     print(f"  greedy bots, fast plays   {g:8.1f} hands/s")

@@ -35,7 +35,6 @@ SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 SMALL_JOKER = 52
 BIG_JOKER = 53
 JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
-FULL_DECK = tuple(range(52))
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -208,17 +207,27 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     return [format_card(c) for c in cards]
 
 
-def rank_of(card: int) -> int:
-    return card >> 2
 
+def cards_named(doc: object) -> set[int]:
+    """Every card id named anywhere in a JSON document (jokers included): a string that is a
+    list of cards (``"As"``, ``"Ah Kh"``, ``"BJ"``) names them; other strings name none. What a
+    check that no hidden card leaves the server reads a response with.
 
-def suit_of(card: int) -> int:
-    return card & 3
-
-
-def card_mask(cards: Iterable[int]) -> int:
-    """Bit mask with bit ``id`` set for each card."""
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
+    >>> sorted(cards_named({"hand": ["As", "Kd"], "table": "2c 3c", "phase": "play", "n": 3}))
+    [0, 4, 45, 51]
+    """
+    found: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str):
+            try:
+                found.update(parse_cards(x, allow_jokers=True, allow_duplicates=True))
+            except CardError:
+                pass
+    return found

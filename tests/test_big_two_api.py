@@ -97,7 +97,7 @@ def test_http_moves_errors(client, body, fragment):
 def test_http_classify(client):
     r = client.post("/v1/big-two/classify", json={"cards": "8s 9s Ts Js Qs"})
     sf = r.get_json()
-    assert r.status_code == 200 and sf["kind"] == "straight-flush" and sf["size"] == 5
+    assert r.status_code == 200 and sf["kind"] == "straight_flush" and sf["size"] == 5
     low = client.post("/v1/big-two/classify", json={"cards": "3h 4h 5h 6h 7h"}).get_json()
     assert sf["strength"] > low["strength"]
     pair = client.post("/v1/big-two/classify", json={"cards": ["7s", "7h"]}).get_json()
@@ -106,7 +106,7 @@ def test_http_classify(client):
     assert r.status_code == 400 and "not a combination" in r.get_json()["error"]["message"]
     r = client.post("/v1/big-two/classify",
                     json={"cards": "Ah 2h 3h 4h 5h", "rules": {"straights": "poker"}})
-    assert r.get_json()["kind"] == "straight-flush"
+    assert r.get_json()["kind"] == "straight_flush"
     assert client.post("/v1/big-two/classify", json={"cards": ""}).status_code == 400
 
 

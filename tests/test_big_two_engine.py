@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,8 +144,9 @@ def test_clone_is_independent():
     assert sum(state.cards_left()) < 52
 
 
-def _run_checked(state: BigTwoState, bots) -> BigTwoState:
+def _run_checked(state: BigTwoState, bots, seed: int = 0) -> BigTwoState:
     """Play a hand through the public API, checking the invariants at each turn."""
+    rng = random.Random(seed)
     initial = sum(state.cards_left())
     played = 0
     bound = initial * state.num_players + 1
@@ -151,7 +154,8 @@ def _run_checked(state: BigTwoState, bots) -> BigTwoState:
         if state.is_terminal():
             break
         legal = state.legal_moves()
-        move = bots[state.current_player].choose(state)
+        player = state.current_player
+        move = bots[player](state.observation(player), legal, rng)
         assert move in legal
         if state.current_play is None:
             assert PASS not in legal
@@ -178,7 +182,7 @@ OPTIONS = st.fixed_dictionaries({
 def test_self_play_invariants(seed, opts, random_seats):
     rules = BigTwoRules(**opts)
     bots = [RandomBot(seed + i) if r else BaselineBot() for i, r in enumerate(random_seats)]
-    state = _run_checked(new_game(seed=seed, rules=rules), bots)
+    state = _run_checked(new_game(seed=seed, rules=rules), bots, seed)
     left = state.cards_left()
     assert left[state.winner] == 0 or state.dragon
     pens = [0 if p == state.winner else _expected_penalty(n) for p, n in enumerate(left)]
@@ -194,9 +198,17 @@ def test_self_play_invariants(seed, opts, random_seats):
     assert replay.returns() == state.returns()
 
 
+def _baseline(state: BigTwoState):
+    """The baseline bot's move from the observation, checked against its fast path."""
+    p = state.current_player
+    move = BaselineBot()(state.observation(p), state.legal_moves(), random.Random(0))
+    assert move == BaselineBot().choose_play(state)
+    return move
+
+
 def test_baseline_bot_behaviour():
     state = new_game(hands=["3d 4c 5h 6s 7d 2s", "8c 9c", "Tc Jd", "Qs Kh"])
-    move = BaselineBot().choose(state)
+    move = _baseline(state)
     assert str(move) == "3d 4c 5h 6s 7d"  # lowest card, as many cards as possible, no 2
     state.apply(move)
     state = new_game(hands=["3d 2s", "4c 9c", "Tc Jd", "Qs Kh"])
@@ -204,10 +216,10 @@ def test_baseline_bot_behaviour():
     state.apply("9c")
     state.apply("Jd")
     state.apply("Kh")
-    assert BaselineBot().choose(state) == PASS  # only a 2 beats: keeps it
+    assert _baseline(state) == PASS  # only a 2 beats: keeps it
     state = new_game(hands=["3d 5c 6d", "4c 9c", "Tc Jd", "Qs Kh"])
     state.apply("3d")
-    assert BaselineBot().choose(state) == classify("4c")  # weakest that beats
+    assert _baseline(state) == classify("4c")  # weakest that beats
 
 
 @settings(max_examples=20)

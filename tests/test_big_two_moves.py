@@ -17,7 +17,7 @@ from solver.games.big_two import BigTwoRules, Kind, beats, classify, legal_moves
 
 RANKS = "3456789TJQKA2"
 SUITS = "dchs"
-FIVE_ORDER = ["straight", "flush", "full-house", "four-of-a-kind", "straight-flush"]
+FIVE_ORDER = ["straight", "flush", "full_house", "four_of_a_kind", "straight_flush"]
 WINDOWS = ["34567", "45678", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA", "JQKA2"]
 POKER_WINDOWS = ["A2345", "23456"]
 
@@ -42,16 +42,16 @@ def ref_classify(cards, straights="rank-order", flush_order="rank"):
         return None
     counts = {r: ranks.count(r) for r in ranks}
     if sorted(counts.values()) == [1, 4]:
-        return ("four-of-a-kind", (next(r for r, c in counts.items() if c == 4),))
+        return ("four_of_a_kind", (next(r for r, c in counts.items() if c == 4),))
     if sorted(counts.values()) == [2, 3]:
-        return ("full-house", (next(r for r, c in counts.items() if c == 3),))
+        return ("full_house", (next(r for r, c in counts.items() if c == 3),))
     windows = WINDOWS + (POKER_WINDOWS if straights == "poker" else [])
     rank_chars = {RANKS[r] for r in ranks}
     flush = len({s for _, s in rs}) == 1
     for i, w in enumerate(windows):
         if set(w) == rank_chars:
             top_suit = next(s for r, s in rs if RANKS[r] == w[-1])
-            return ("straight-flush" if flush else "straight", (i, top_suit))
+            return ("straight_flush" if flush else "straight", (i, top_suit))
     if flush:
         desc = tuple(sorted(ranks, reverse=True))
         suit = rs[0][1]
@@ -62,7 +62,7 @@ def ref_classify(cards, straights="rank-order", flush_order="rank"):
 def ref_beats(a, a_size, b, b_size, bomb_on_two=True):
     """Does classified play ``a`` beat classified play ``b``."""
     if (bomb_on_two and b[0] == "single" and b[1][0] == RANKS.index("2")
-            and a[0] in ("four-of-a-kind", "straight-flush")):
+            and a[0] in ("four_of_a_kind", "straight_flush")):
         return True
     if a_size != b_size:
         return False
@@ -318,7 +318,7 @@ def test_bad_input_names_the_problem():
     with pytest.raises(RulesError, match="flush_order"):
         legal_moves("3d", rules={"flush_order": "colour"})
     with pytest.raises(RulesError, match="bomb"):
-        BigTwoRules.from_dict({"bomb": True})
+        BigTwoRules.from_options({"bomb": True})
     with pytest.raises(RulesError, match="bomb_on_two"):
         BigTwoRules(bomb_on_two="yes")
     with pytest.raises(RulesError, match="players"):

@@ -18,13 +18,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import format_card, parse_card
-from solver.errors import CardError
+from solver.cards import cards_named, format_card
 from solver.games import all_games, get_game, list_games, play_hand
 from solver.games.base import TERMINAL
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_STEPS = 400  # Da Bai Fen: draws, show, bury and 25 tricks of 4 plays stay below this
+MAX_STEPS = 400
+# Games whose engines do not yet implement the observation/document half of the contract:
+# their contract tests are expected to fail with NotImplementedError (strict: once a game
+# implements it, the test must pass and this entry must go).
+PENDING: set[str] = set()
+
+
+def _games(raises: type[Exception] | None = NotImplementedError) -> list:
+    return [pytest.param(name, marks=pytest.mark.xfail(raises=raises, strict=True,
+                                                       reason="contract pending"))
+            if name in PENDING else name for name in list_games()]  # Da Bai Fen: draws, show, bury and 25 tricks of 4 plays stay below this
 
 
 def _options(name: str, rng: random.Random) -> dict | None:
@@ -41,23 +50,6 @@ def _options(name: str, rng: random.Random) -> dict | None:
     return out or None
 
 
-def _card_strings(doc: object) -> set[int]:
-    """Every card named anywhere in a JSON document (a string that is exactly one card)."""
-    found: set[int] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-            stack.extend(k for k in x if isinstance(k, str))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str) and 2 <= len(x) <= 3:
-            try:
-                found.add(parse_card(x))
-            except CardError:
-                pass
-    return found
 
 
 def _check_observations(state) -> None:
@@ -65,7 +57,7 @@ def _check_observations(state) -> None:
         obs = state.observation(p)
         text = json.dumps(obs)  # JSON-ready
         assert json.loads(text) == obs
-        leaked = _card_strings(obs) & state.hidden_cards(p)
+        leaked = cards_named(obs) & state.hidden_cards(p)
         assert not leaked, f"seat {p} sees hidden {[format_card(c) for c in leaked]}"
 
 
@@ -75,7 +67,7 @@ def _pick(state, rng: random.Random):
     return moves[rng.randrange(len(moves))]
 
 
-@pytest.mark.parametrize("name", list_games())
+@pytest.mark.parametrize("name", _games())
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_playout_follows_the_contract(name, seed):
@@ -136,7 +128,7 @@ def test_registry_metadata(name):
             assert opt.default in opt.choices
 
 
-@pytest.mark.parametrize("name", list_games())
+@pytest.mark.parametrize("name", _games(raises=None))  # old bots: not yet (obs, moves, rng)
 def test_bots_play_a_hand_from_observations(name):
     info = get_game(name)
     for bot_name in info.bots:

@@ -95,3 +95,10 @@ def test_http_errors_are_400(client, path, body, message):
     r = post(client, path, body)
     assert r.status_code == 400
     assert message in r.get_json()["error"]["message"]
+
+
+def test_http_moves_is_plays_under_the_common_name(client):
+    body = {"hand": "2h 5c Qd", "trump_rank": "2", "trump_suit": "s", "trick": ["Kh Qh"]}
+    moves = post(client, "/moves", body)
+    assert moves.status_code == 200 and moves.get_json() == post(client, "/plays", body).get_json()
+    assert post(client, "/moves", {**body, "trump_rank": "1"}).status_code == 400

@@ -13,9 +13,9 @@ from solver.cards import parse_cards
 from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game
 from solver.games.da_bai_fen import (
-    Action,
     DaBaiFenRules,
     GreedyBot,
+    Kind,
     Match,
     Move,
     Outcome,
@@ -23,11 +23,12 @@ from solver.games.da_bai_fen import (
     level_outcome,
     new_hand,
     play_game,
-    play_hand,
     points_of,
     random_bot,
+    self_play_hand,
 )
-from solver.games.da_bai_fen.engine import next_leader
+from solver.games.da_bai_fen.bots import policy_of
+from solver.games.da_bai_fen.rules import next_leader
 from tests.test_da_bai_fen import ref_legal, ref_suit, ref_winner
 
 
@@ -35,8 +36,9 @@ def cards(text: str) -> list[int]:
     return parse_cards(text, allow_jokers=True)
 
 
-def never_show(state, rng):
-    return Move(Action.NO_SHOW) if state.phase is Phase.DRAW else random_bot(state, rng)
+def never_show(observation, moves, rng):
+    return Move(Kind.NO_SHOW) if observation["phase"] == "draw" else random_bot(observation,
+                                                                                 moves, rng)
 
 
 def seats_cards(state) -> list[int]:
@@ -93,7 +95,7 @@ def test_hands_are_drawn_as_given_and_first_drawer_is_right_of_dealer():
     state = new_hand(hands=hands, dealer=1)
     assert state.deck[0] in hands[2]  # the player on the dealer's right draws first
     while state.phase is Phase.DRAW:
-        state.apply(Move(Action.NO_SHOW))
+        state.apply(Move(Kind.NO_SHOW))
     for seat in range(4):
         mine = state.hands[seat] if seat != state.leader else state.hands[seat][:12]
         assert sorted(mine) == sorted(hands[seat])
@@ -103,7 +105,7 @@ def test_first_showing_fixes_trump_and_the_shower_leads():
     state = new_hand(seed=11)
     while state.phase is Phase.DRAW:
         moves = state.legal_moves()
-        shows = [m for m in moves if m.action is Action.SHOW]
+        shows = [m for m in moves if m.kind is Kind.SHOW]
         state.apply(shows[0] if shows else moves[0])
     seat, card = state.shown
     assert card >> 2 == 0 and state.trump.suit == card & 3 and state.leader == seat
@@ -116,7 +118,7 @@ def test_show_is_offered_only_before_the_first_showing():
     offers = 0
     while state.phase is Phase.DRAW:
         moves = state.legal_moves()
-        assert moves[0].action is Action.NO_SHOW
+        assert moves[0].kind is Kind.NO_SHOW
         assert all(m.cards[0] in state.hands[state.current_player] for m in moves[1:])
         offers += state.shown is not None
         state.apply(moves[-1])
@@ -133,7 +135,7 @@ def test_kitty_reveal_when_nobody_shows(kitty, suit):
     hands = [rest[i * 12:(i + 1) * 12] for i in range(4)] + [kitty]
     state = new_hand(hands=hands, dealer=2)
     while state.phase is Phase.DRAW:
-        state.apply(Move(Action.NO_SHOW))
+        state.apply(Move(Kind.NO_SHOW))
     assert state.trump.suit == suit and state.trump.rank == 0
     assert state.leader == 2  # first hand, nobody showed: the dealer leads
     assert sorted(state.hands[2][12:]) == sorted(cards(kitty))
@@ -155,7 +157,7 @@ def _moves_until_over(seed: int) -> tuple[list[Move], object]:
     state = new_hand(seed=seed)
     played = []
     while not state.is_terminal():
-        move = random_bot(state, rng)
+        move = random_bot.policy(state, rng)
         played.append(move)
         state.apply(move)
     return played, state
@@ -213,7 +215,7 @@ def test_game_state_api():
     r = state.returns()
     assert r[0] == r[2] == -r[1] == -r[3]
     with pytest.raises(IllegalMoveError, match="over"):
-        state.apply(Move(Action.PLAY, (1,)))
+        state.apply(Move(Kind.PLAY, (1,)))
 
 
 def test_illegal_moves_raise_with_a_reason():
@@ -223,17 +225,21 @@ def test_illegal_moves_raise_with_a_reason():
     seat = state.current_player
     other = state.hands[(seat + 1) % 4][0]
     with pytest.raises(IllegalMoveError, match="not in the hand"):
-        state.apply(Move(Action.PLAY, (other,)))
-    with pytest.raises(IllegalMoveError, match="expected a PLAY"):
-        state.apply(Move(Action.BURY, (state.hands[seat][0],)))
-    state.apply(Move(Action.PLAY, (state.hands[seat][0],)))
+        state.apply(Move(Kind.PLAY, (other,)))
+    with pytest.raises(IllegalMoveError, match="expected a play move"):
+        state.apply(Move(Kind.BURY, (state.hands[seat][0],)))
+    state.apply(Move(Kind.PLAY, (state.hands[seat][0],)))
     follower = state.current_player
     with pytest.raises(IllegalMoveError, match="as many as were led"):
-        state.apply(Move(Action.PLAY, tuple(state.hands[follower][:2])))
+        state.apply(Move(Kind.PLAY, tuple(state.hands[follower][:2])))
 
 
 # ------------------------------------------------------------------ invariants
 POLICIES = st.sampled_from([random_bot, GreedyBot(), GreedyBot(show=False), never_show])
+
+
+def decide(bot, state, rng):
+    return policy_of(bot)(state, rng)
 
 
 @given(st.integers(0, 2**32), st.lists(POLICIES, min_size=4, max_size=4),
@@ -243,7 +249,7 @@ def test_hand_invariants(seed, policies, mult):
     state = new_hand(seed=seed, rules={"kitty_multiplier": mult})
     while not state.is_terminal():
         assert sorted(seats_cards(state)) == list(range(54))
-        move = policies[state.current_player](state, rng)
+        move = decide(policies[state.current_player], state, rng)
         assert move in state.legal_moves()
         if state.phase is Phase.PLAY:
             hand = state.hands[state.current_player]
@@ -295,10 +301,10 @@ def test_whole_game_ends_and_levels_follow_the_table(seed, policies):
 
 
 def test_play_hand_and_bots():
-    state = play_hand([GreedyBot(), random_bot] * 2, seed=3)
+    state = self_play_hand([GreedyBot(), random_bot] * 2, seed=3)
     assert state.is_terminal()
-    with pytest.raises(InputError, match="4 policies"):
-        play_hand([random_bot], seed=3)
+    with pytest.raises(InputError, match="need 4 bots, got 1"):
+        self_play_hand([random_bot], seed=3)
     greedy_wins = sum(play_game([GreedyBot(), random_bot] * 2, seed=s).winner == 0
                       for s in range(6))
     assert greedy_wins >= 4  # the baseline beats random play

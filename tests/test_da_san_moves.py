@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from solver.cards import format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, RulesError
 from solver.games.da_san import Kind, Move, classify, legal_moves
-from solver.games.da_san.moves import DaSanRules, make_rules
+from solver.games.da_san.rules import DaSanRules
 
 ORDER = "456789TJQKA23"
 SET_NAMES = {1: "single", 2: "pair", 3: "trio", 4: "quad"}
@@ -254,7 +254,7 @@ def test_bad_input_is_reported():
     with pytest.raises(CardError, match="also in the hand"):
         legal_moves("4c 5c", current="4c")
     with pytest.raises(RulesError):
-        make_rules({"kickers": True})
+        DaSanRules.from_options({"kickers": True})
     with pytest.raises(RulesError):
         DaSanRules(min_run=1)
 

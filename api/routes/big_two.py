@@ -12,7 +12,8 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, json_endpoint
-from solver.games.big_two import BigTwoRules, classify, describe, moves_result
+from solver.games.big_two import BigTwoRules, Kind, classify, describe, moves_result
+from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, STRAIGHTS
 
 bp = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 
@@ -22,21 +23,21 @@ BigTwoCards = Annotated[
     _CardText | _CardList,
     Field(description="cards as one string (`3d 10h As`, spaces or commas) or a list of card strings"),
 ]
-KindLabel = Literal["single", "pair", "triple", "straight", "flush", "full-house",
-                    "four-of-a-kind", "straight-flush"]
+KindLabel = Literal[tuple(k.label for k in Kind if k != Kind.PASS)]  # type: ignore[valid-type]
+StraightsIn = Literal[STRAIGHTS]  # type: ignore[valid-type]
+FlushOrderIn = Literal[FLUSH_ORDERS]  # type: ignore[valid-type]
 
 
 class BigTwoRulesIn(Body):
-    straights: Literal["rank-order", "poker"] = Field(
-        default="rank-order", description="`poker` adds A-2-3-4-5 and 2-3-4-5-6 as the top straights")
-    flush_order: Literal["rank", "suit"] = Field(
-        default="rank", description="flushes compare by ranks then suit, or by suit first")
+    straights: StraightsIn = Field(
+        default=DEFAULT_RULES.straights, description="`poker` adds A-2-3-4-5 and 2-3-4-5-6 as the top straights")
+    flush_order: FlushOrderIn = Field(
+        default=DEFAULT_RULES.flush_order, description="flushes compare by ranks then suit, or by suit first")
     bomb_on_two: bool = Field(
-        default=True, description="four of a kind + 1 or a straight flush may beat a single 2")
+        default=DEFAULT_RULES.bomb_on_two, description="four of a kind + 1 or a straight flush may beat a single 2")
 
     def to_rules(self) -> BigTwoRules:
-        return BigTwoRules(straights=self.straights, flush_order=self.flush_order,
-                           bomb_on_two=self.bomb_on_two)
+        return BigTwoRules.from_options(self.model_dump())
 
 
 class BigTwoMovesRequest(Body):

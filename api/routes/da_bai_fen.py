@@ -1,5 +1,8 @@
 """Da Bai Fen over HTTP: legal plays for a hand, and the winner and points of a trick.
 
+``/moves`` is the name every game uses for the legal-moves query; ``/plays`` is the same
+endpoint under its first name, kept for existing clients.
+
 Sizes are bounded by the models (a hand of at most 12 cards, so at most 4,095 plays) and
 every bad card, rank, suit or trick shape is a 400 naming the problem.
 """
@@ -13,14 +16,9 @@ from pydantic import BaseModel, Field
 
 from api.endpoint import Body, Int, json_endpoint
 from solver.cards import format_cards, parse_cards
-from solver.games.da_bai_fen import (
-    DaBaiFenRules,
-    Trump,
-    legal_plays,
-    points_of,
-    trick_winner,
-)
-from solver.games.da_bai_fen.moves import normalize_trick
+from solver.games.da_bai_fen.cards import Trump, points_of
+from solver.games.da_bai_fen.moves import legal_plays, normalize_trick, trick_winner
+from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 
 bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
 
@@ -66,7 +64,8 @@ class TrickRequest(Body):
     kitty: CardsIn | None = Field(
         default=None, description="on the last trick: the buried kitty, whose points count "
                                   "kitty_multiplier times for the defenders if they win it")
-    kitty_multiplier: Annotated[Int, Field(ge=0, le=10)] = Field(
+    kitty_multiplier: Annotated[Int, Field(ge=KITTY_MULTIPLIER_RANGE[0],
+                                           le=KITTY_MULTIPLIER_RANGE[1])] = Field(
         default=DaBaiFenRules().kitty_multiplier, description="the rule option of that name")
 
 
@@ -78,9 +77,9 @@ class TrickResponse(BaseModel):
     kitty_bonus: int = Field(description="kitty points times the multiplier (0 without a kitty)")
 
 
-@json_endpoint(bp, "/plays", PlaysRequest, PlaysResponse,
+@json_endpoint(bp, "/moves", PlaysRequest, PlaysResponse,
                summary="Every legal Da Bai Fen lead or follow for a hand")
-def plays(body: PlaysRequest) -> dict:
+def moves(body: PlaysRequest) -> dict:
     trump = Trump.parse(body.trump_rank, body.trump_suit)
     trick = normalize_trick(body.trick, trump)
     result = legal_plays(body.hand, trick, trump, max_plays=body.max_plays)
@@ -90,6 +89,12 @@ def plays(body: PlaysRequest) -> dict:
         "lead": not trick,
         "led_suit": trump.suit_name(trump.eff[trick[0][0]]) if trick else None,
     }
+
+
+@json_endpoint(bp, "/plays", PlaysRequest, PlaysResponse,
+               summary="Every legal Da Bai Fen lead or follow for a hand (same as /moves)")
+def plays(body: PlaysRequest) -> dict:
+    return moves(body)
 
 
 @json_endpoint(bp, "/trick", TrickRequest, TrickResponse,

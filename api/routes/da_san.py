@@ -8,12 +8,13 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.endpoint import Body, json_endpoint
-from solver.games.da_san import classify_result, moves_result
+from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
+from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, classify_result, moves_result
 
 bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
 
 CardText = Annotated[str, Field(max_length=8)]
-KindName = Literal["single", "pair", "trio", "quad", "run", "pair_run", "trio_run", "quad_run"]
+KindName = Literal[tuple(k.label for k in PLAY_KINDS)]  # type: ignore[valid-type]
 
 
 def _cards(max_cards: int, what: str):
@@ -25,7 +26,7 @@ def _cards(max_cards: int, what: str):
     ]
 
 
-HandCards = _cards(20, "the hand (16 cards, 20 for the bidder)")
+HandCards = _cards(MAX_HAND, f"the hand ({HAND_SIZE} cards, {HAND_SIZE + KITTY_SIZE} for the bidder)")
 PlayCards = _cards(52, "the cards")
 
 

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, overload
 
 from solver.errors import InputError
 
@@ -147,6 +147,34 @@ class GameState(ABC):
 Bot = Callable[[dict[str, Any], Sequence[Any], random.Random], Any]
 
 
+class LazyMoves(Sequence[Any]):
+    """A list of moves built only when read (generators return arrays; most callers read a
+    few moves of thousands). Subclasses give ``__len__`` and ``_build(i)`` for ``0 <= i < len``."""
+
+    __slots__ = ()
+
+    def _build(self, i: int) -> Any:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self._build(j) for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"move {i} of {n}")
+        return self._build(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._build(i) for i in range(len(self)))
+
+
 @dataclass(frozen=True)
 class Option:
     """One rule option of a game, with its default and its allowed values (for the CLI, the
@@ -247,9 +275,9 @@ def play_hand(state: GameState, bots: Sequence[Bot], seed: int | None = None) ->
     """Let ``bots`` (one per seat) play ``state`` to its end; each sees only its observation.
 
     >>> from solver.games import get_game
-    >>> game = get_game("da-san")
+    >>> game = get_game("big-two")
     >>> first = lambda obs, moves, rng: moves[0]
-    >>> play_hand(game.new_game(seed=1), [first] * 3, seed=1).is_terminal()
+    >>> play_hand(game.new_game(seed=1), [first] * 4, seed=1).is_terminal()
     True
     """
     if len(bots) != state.num_players:

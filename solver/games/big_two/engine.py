@@ -1,59 +1,47 @@
-"""Capsa Banting (Big Two): the hand engine, a baseline bot, self-play and the CLI hooks.
+"""Capsa Banting (Big Two): one hand, from the deal to the penalties, behind the game contract.
 
 Combinations and legal-move generation live in :mod:`solver.games.big_two.moves`; this module
 runs a hand: deal, dragon check, turns, passes, trick resets and penalty scoring.
 
 >>> state = new_game(seed=3)
->>> state.num_players, [len(h) for h in state.hands()]
-(4, [13, 13, 13, 13])
->>> [str(m) for m in legal_moves("3d 3s 4c")]
-['3d', '3s', '4c', '3d 3s']
->>> legal_moves("3d 3s 4c", current="2s").can_pass
-True
->>> result = play_hand(seed=3)
->>> sum(1 for r in result.returns if r == 0), result.winner == result.returns.index(0)
-(1, True)
+>>> state.num_players, [len(h) for h in state.hands()], state.phase
+(4, [13, 13, 13, 13], 'play')
+>>> obs = state.observation(0)
+>>> len(obs["hand"]), obs["cards_left"], "hands" in obs
+(13, [13, 13, 13, 13], False)
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from solver.cards import format_card, parse_cards
+from solver.cards import format_card, format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
-from solver.games.base import GameState
+from solver.games.base import TERMINAL, GameState
 from solver.games.big_two.moves import (
     BT_TO_ID,
-    DEFAULT_RULES,
     HAND_SIZE,
-    KIND_SHIFT,
     PASS,
-    BigTwoRules,
-    Kind,
     LegalMoves,
     Move,
-    _baseline_pick,
-    beats,
     beats_move,
-    classify,
     classify_mask,
-    describe,
     generate,
     ids_to_mask,
-    legal_moves,
     mask_to_ids,
+    parse_play,
 )
+from solver.games.big_two.rules import DEFAULT_RULES, BigTwoRules
 
-__all__ = [
-    "BaselineBot", "BigTwoRules", "BigTwoState", "HandResult", "Kind", "LegalMoves", "Move",
-    "PASS", "RandomBot", "beats", "classify", "describe", "legal_moves", "new_game",
-    "penalty", "play_hand",
-]
+__all__ = ["BigTwoState", "PHASES", "deal", "new_game", "penalty"]
+
+#: The phases of a hand (one label style with the other games): playing, then over.
+PHASES = ("play", "over")
+ALL_CARDS = frozenset(range(52))
 
 
 def penalty(cards_left: int) -> int:
@@ -69,17 +57,21 @@ def penalty(cards_left: int) -> int:
     return 3 * cards_left
 
 
-def _is_dragon(mask: int) -> bool:
+def is_dragon(mask: int) -> bool:
+    """True when a Big Two mask holds a card of each of the 13 ranks."""
     return all((mask >> (4 * r)) & 15 for r in range(13))
 
 
 class BigTwoState(GameState):
     """One hand of Big Two. Seats play in increasing order (counter-clockwise)."""
 
+    game_name = "big-two"
+
     def __init__(self, hands: Sequence[int], rules: BigTwoRules = DEFAULT_RULES):
-        self.rules = rules
+        self.rules = rules.with_players(len(hands))
         self.num_players = len(hands)
-        self._hands = list(hands)  # Big Two masks
+        self._dealt = tuple(hands)  # Big Two masks as dealt (for deal_json)
+        self._hands = list(hands)
         self._current: Move | None = None  # play to beat; None when the player leads
         self._last_player = -1
         self._passes = 0
@@ -91,14 +83,18 @@ class BigTwoState(GameState):
         self._player = next(p for p, m in enumerate(self._hands) if (m >> lowest) & 1)
         for k in range(self.num_players):  # several dragons: the first in turn order wins
             p = (self._player + k) % self.num_players
-            if _is_dragon(self._hands[p]):
-                self.winner, self.dragon, self._player = p, True, -1
+            if is_dragon(self._hands[p]):
+                self.winner, self.dragon, self._player = p, True, TERMINAL
                 break
 
-    # ------------------------------------------------------------------ observation
+    # ------------------------------------------------------------------ public view
     @property
     def current_player(self) -> int:
         return self._player
+
+    @property
+    def phase(self) -> str:
+        return PHASES[1] if self.is_terminal() else PHASES[0]
 
     @property
     def current_play(self) -> Move | None:
@@ -109,6 +105,11 @@ class BigTwoState(GameState):
     def last_player(self) -> int:
         """Seat of the last player to play in this trick (-1 before the first play)."""
         return self._last_player
+
+    @property
+    def passes(self) -> int:
+        """Passes in a row since the last play of this trick."""
+        return self._passes
 
     def hand(self, player: int) -> list[int]:
         """Shared card ids of a seat's hand, weakest first."""
@@ -127,20 +128,30 @@ class BigTwoState(GameState):
     def is_terminal(self) -> bool:
         return self.winner >= 0
 
-    # ------------------------------------------------------------------ moves
-    def _required(self) -> int:
+    def required_card(self) -> int:
+        """Big Two index the next play must hold (the opening lead), -1 for none."""
         return self.required if not self.history else -1
 
+    # ------------------------------------------------------------------ moves
     def legal(self) -> LegalMoves:
         """Legal plays of the player to act as a lazy sequence (``can_pass`` attached)."""
         if self.is_terminal():
             return LegalMoves(np.empty(0, np.int64), np.empty(0, np.int64), False)
-        return generate(self._hands[self._player], self._current, self._required(), self.rules)
+        return generate(self._hands[self._player], self._current, self.required_card(),
+                        self.rules)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal play, then :data:`PASS` when passing is allowed."""
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        """Every legal play, then :data:`PASS` when passing is allowed (empty for a seat
+        that is not to act)."""
+        if player is not None and player != self._player:
+            return []
         lm = self.legal()
         return list(lm) + ([PASS] if lm.can_pass else [])
+
+    def parse_move(self, doc: Any) -> Move:
+        """The play a ``move.to_json()`` document, a card string or list, or ``"pass"``
+        stands for, classified under this hand's rules (not yet checked for legality)."""
+        return parse_play(doc, self.rules)
 
     def _check(self, move: Move) -> Move:
         """The classified play of ``move`` for the player to act, or IllegalMoveError."""
@@ -157,22 +168,17 @@ class BigTwoState(GameState):
         play = classify_mask(move.mask, self.rules)
         if play is None:
             raise IllegalMoveError(f"{move} is not a combination")
-        req = self._required()
+        req = self.required_card()
         if req >= 0 and not (move.mask >> req) & 1:
             raise IllegalMoveError(f"the first play must contain {format_card(BT_TO_ID[req])}")
         if self._current is not None and not beats_move(play, self._current, self.rules):
             raise IllegalMoveError(f"{play} does not beat {self._current}")
         return play
 
-    def apply(self, move: Move | str | Iterable[Any]) -> None:
-        """Play a :class:`Move` (or cards; an empty list or ``"pass"`` passes)."""
-        if not isinstance(move, Move):
-            if isinstance(move, str) and move.strip().lower() == "pass":
-                move = PASS
-            else:
-                ids = parse_cards(move)
-                move = Move(ids_to_mask(ids), Kind.PASS, 0) if ids else PASS
-        self._apply_trusted(self._check(move))
+    def apply(self, move: Move | Mapping[str, Any] | str | Iterable[Any]) -> None:
+        """Play a :class:`Move`, a move document or cards (an empty list or ``"pass"``
+        passes); ``IllegalMoveError`` names why a play is not legal."""
+        self._apply_trusted(self._check(self.parse_move(move)))
 
     def _apply_trusted(self, play: Move) -> None:
         """Advance without checks (the play came from the legal-move generator)."""
@@ -192,7 +198,7 @@ class BigTwoState(GameState):
         self._last_player = p
         self._passes = 0
         if self._hands[p] == 0:
-            self.winner, self._player = p, -1
+            self.winner, self._player = p, TERMINAL
             return
         self._player = (p + 1) % n
 
@@ -210,12 +216,55 @@ class BigTwoState(GameState):
             out[self.winner] = float(sum(pen))
         return out
 
+    def settlement(self) -> dict[str, Any] | None:
+        """Winner, penalties and points once the hand is over (None while it runs)."""
+        if not self.is_terminal():
+            return None
+        return {"winner": self.winner, "dragon": self.dragon, "cards_left": self.cards_left(),
+                "penalties": self.penalties(), "returns": self.returns()}
+
     def clone(self) -> BigTwoState:
         other = object.__new__(BigTwoState)
         other.__dict__.update(self.__dict__)
         other._hands = list(self._hands)
         other.history = list(self.history)
         return other
+
+    # ------------------------------------------------------------------ views and documents
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` sees: its own cards, how many cards each seat holds, the
+        play to beat and every move so far. The other hands (and, with 2-3 players, the
+        cards set aside) are never shown."""
+        if not 0 <= player < self.num_players:
+            raise InputError(f"player must be 0 to {self.num_players - 1}, got {player!r}")
+        req = self.required_card()
+        mine = self._hands[player]
+        return {
+            "game": self.game_name, "player": player, "num_players": self.num_players,
+            "rules": self.rules_json(), "phase": self.phase,
+            "hand": format_cards(mask_to_ids(mine)),
+            "cards_left": self.cards_left(),
+            "current_player": self._player, "to_act": self.players_to_act(),
+            "table": self._current.to_json() if self._current is not None else None,
+            "last_player": self._last_player, "passes": self._passes,
+            # the opening lead's card is shown to the seat holding it (the leader) only
+            "required": (format_card(BT_TO_ID[req])
+                         if req >= 0 and not self.is_terminal() and (mine >> req) & 1 else None),
+            "history": [{"player": p, "move": m.to_json()} for p, m in self.history],
+            "result": self.settlement(),
+        }
+
+    def hidden_cards(self, player: int) -> set[int]:
+        """Every card not in ``player``'s hand and not played: the other hands and, with 2
+        or 3 players, the cards set aside (kept hidden after the hand too)."""
+        played = {c for _, m in self.history for c in m.cards}
+        return set(ALL_CARDS - played - set(mask_to_ids(self._hands[player])))
+
+    def deal_json(self) -> dict[str, Any]:
+        return {"hands": [format_cards(mask_to_ids(m)) for m in self._dealt]}
+
+    def rules_json(self) -> dict[str, Any]:
+        return self.rules.to_dict()
 
     def __repr__(self) -> str:
         return (f"BigTwoState(player={self._player}, cards_left={self.cards_left()}, "
@@ -235,15 +284,21 @@ def deal(seed: int | None, players: int) -> list[int]:
     return hands
 
 
-def new_game(seed: int | None = None, hands: Sequence[Any] | None = None,
+def new_game(seed: int | None = None, hands: Sequence[Any] | Mapping[str, Any] | None = None,
              rules: BigTwoRules | Mapping[str, Any] | None = None) -> BigTwoState:
-    """Deal a hand from ``seed``, or start from the given hands (1-13 cards each, 2-4 seats).
+    """Deal a hand from ``seed``, or start from the given hands (1-13 cards each, 2-4 seats:
+    a list of hands or the ``deal_json()`` document ``{"hands": [...]}``).
 
     With ``hands`` the number of seats is ``len(hands)`` (it overrides ``rules.players``).
     """
-    rules = BigTwoRules.coerce(rules)
+    rules = BigTwoRules.from_options(rules)
     if hands is None:
         return BigTwoState(deal(seed, rules.players), rules)
+    if isinstance(hands, Mapping):
+        if set(hands) != {"hands"}:
+            raise CardError("a deal document is {\"hands\": [hand, ...]}, got keys "
+                            f"{', '.join(map(str, hands)) or 'none'}")
+        hands = hands["hands"]
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
         raise CardError("hands must be a list of 2 to 4 hands")
     if not 2 <= len(hands) <= 4:
@@ -265,89 +320,4 @@ def new_game(seed: int | None = None, hands: Sequence[Any] | None = None,
         masks.append(m)
     if problems:
         raise CardError(problems)
-    if rules.players != len(masks):
-        rules = BigTwoRules(rules.straights, rules.flush_order, rules.bomb_on_two,
-                            rules.zero_sum, len(masks))
     return BigTwoState(masks, rules)
-
-
-# ------------------------------------------------------------------------------ bots
-class Bot(Protocol):
-    def choose(self, state: BigTwoState) -> Move: ...
-
-
-class BaselineBot:
-    """Plays its lowest legal combination and keeps its 2s when it can.
-
-    Leading: a play holding its lowest card (most cards first, no 2 if possible, then the
-    weakest). Responding: the weakest play that beats without a 2, else it passes.
-    Works on the kernel's arrays: no Move list is built.
-    """
-
-    def choose_play(self, state: BigTwoState) -> Move:
-        cur = state.current_play
-        poker, fsuit, bomb = state.rules.flags
-        mask, key = _baseline_pick(state.hand_mask(state.current_player),
-                                   cur.strength if cur else 0, cur.size if cur else 0,
-                                   state._required(), poker, fsuit, bomb)
-        if mask == 0:
-            return PASS
-        key = int(key)
-        return Move(int(mask), Kind(key >> KIND_SHIFT), key)
-
-    def choose(self, state: BigTwoState) -> Move:
-        return self.choose_play(state)
-
-
-class RandomBot:
-    """Picks uniformly among the legal plays and the pass (a noisy opponent for tests)."""
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def choose_play(self, state: BigTwoState) -> Move:
-        lm = state.legal()
-        i = self.rng.randrange(len(lm) + (1 if lm.can_pass else 0))
-        return lm[i] if i < len(lm) else PASS
-
-    def choose(self, state: BigTwoState) -> Move:
-        return self.choose_play(state)
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """Outcome of one self-play hand."""
-
-    winner: int
-    returns: tuple[float, ...]
-    cards_left: tuple[int, ...]
-    turns: int
-    dragon: bool
-
-
-def play_hand(seed: int | None = None, bots: Sequence[Any] | None = None,
-              rules: BigTwoRules | Mapping[str, Any] | None = None,
-              check: bool = False) -> HandResult:
-    """Deal from ``seed`` and let ``bots`` (one per seat; default baseline) play the hand.
-
-    Bots' plays are trusted when they expose ``choose_play`` (built from the legal-move
-    generator); ``check=True`` validates every play through :meth:`BigTwoState.apply`.
-    """
-    rules = BigTwoRules.coerce(rules)
-    if bots is None:
-        bots = [BaselineBot()] * rules.players
-    if not 2 <= len(bots) <= 4:
-        raise InputError(f"Big Two needs 2 to 4 bots, got {len(bots)}")
-    if len(bots) != rules.players:
-        rules = BigTwoRules(rules.straights, rules.flush_order, rules.bomb_on_two,
-                            rules.zero_sum, len(bots))
-    state = BigTwoState(deal(seed, rules.players), rules)
-    while state.winner < 0:
-        bot = bots[state._player]
-        fast = None if check else getattr(bot, "choose_play", None)
-        if fast is not None:
-            state._apply_trusted(fast(state))
-        else:
-            state.apply(bot.choose(state))
-    return HandResult(state.winner, tuple(state.returns()), tuple(state.cards_left()),
-                      len(state.history), state.dragon)

@@ -19,7 +19,7 @@ module under another name, as ``--doctest-modules`` may, never compiles the kern
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, overload
 
@@ -27,7 +27,9 @@ import numpy as np
 
 from solver._jit import njit
 from solver.cards import RANK_CHARS, format_card, parse_card, parse_cards
-from solver.errors import CardError, IllegalMoveError, RulesError
+from solver.errors import CardError, IllegalMoveError, InputError
+from solver.games.base import label
+from solver.games.big_two.rules import DEFAULT_RULES, BigTwoRules
 
 HAND_SIZE = 13
 _SUIT_TO_BT = (1, 0, 2, 3)  # shared suits c d h s -> Big Two order d < c < h < s
@@ -56,88 +58,29 @@ class Kind(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower().replace("_", "-")
+        """The snake_case label (``four_of_a_kind``), the one spelling of output."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: Any) -> Kind:
+        """The kind a label names, in any style (``four-of-a-kind``, ``Four Of A Kind``)."""
+        if isinstance(text, Kind):
+            return text
+        key = label(text) if isinstance(text, str) else None
+        for k in cls:
+            if k.label == key:
+                return k
+        raise InputError(f"unknown kind {text!r}; one of {', '.join(k.label for k in cls)}")
 
     @property
     def size(self) -> int:
         return (0, 1, 2, 3)[self] if self <= 3 else 5
 
 
-KIND_BY_LABEL = {k.label: k for k in Kind if k != Kind.PASS}
-
 # Straight windows: five ranks, the last one is the window's top card (it breaks ties by suit).
 _RANK_ORDER_WINDOWS = tuple(tuple(range(w, w + 5)) for w in range(9))  # 3-7 .. J-2
 _POKER_WINDOWS = ((11, 12, 0, 1, 2), (12, 0, 1, 2, 3))  # A-2-3-4-5, 2-3-4-5-6
 _WINDOWS = np.array(_RANK_ORDER_WINDOWS + _POKER_WINDOWS, dtype=np.int64)
-
-
-# ------------------------------------------------------------------------------ rules
-@dataclass(frozen=True)
-class BigTwoRules:
-    """The options of ``docs/rules/big-two.md``; invalid values raise :class:`RulesError`.
-
-    >>> BigTwoRules.from_dict({"straights": "poker"}).straights
-    'poker'
-    >>> BigTwoRules.from_dict({"straight": "poker"})
-    Traceback (most recent call last):
-    ...
-    solver.errors.RulesError: unknown rule option 'straight'; known: straights, flush_order, bomb_on_two, zero_sum, players
-    """
-
-    straights: str = "rank-order"
-    flush_order: str = "rank"
-    bomb_on_two: bool = True
-    zero_sum: bool = False
-    players: int = 4
-
-    def __post_init__(self) -> None:
-        problems = []
-        if self.straights not in ("rank-order", "poker"):
-            problems.append(f"rule 'straights' must be 'rank-order' or 'poker', got {self.straights!r}")
-        if self.flush_order not in ("rank", "suit"):
-            problems.append(f"rule 'flush_order' must be 'rank' or 'suit', got {self.flush_order!r}")
-        for name in ("bomb_on_two", "zero_sum"):
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"rule {name!r} must be true or false, got {getattr(self, name)!r}")
-        if (not isinstance(self.players, int) or isinstance(self.players, bool)
-                or not 2 <= self.players <= 4):
-            problems.append(f"rule 'players' must be 2, 3 or 4, got {self.players!r}")
-        if problems:
-            raise RulesError(problems)
-
-    @classmethod
-    def from_dict(cls, options: Mapping[str, Any] | None) -> BigTwoRules:
-        """Rules from a mapping of option names (``-`` or ``_`` both accepted)."""
-        if options is None:
-            return cls()
-        if not isinstance(options, Mapping):
-            raise RulesError(f"rules must be a mapping of options, got {type(options).__name__}")
-        known = [f.name for f in fields(cls)]
-        kwargs, problems = {}, []
-        for key, value in options.items():
-            name = str(key).replace("-", "_")
-            if name not in known:
-                problems.append(f"unknown rule option {key!r}; known: {', '.join(known)}")
-            else:
-                kwargs[name] = value
-        if problems:
-            raise RulesError(problems)
-        return cls(**kwargs)
-
-    @classmethod
-    def coerce(cls, rules: BigTwoRules | Mapping[str, Any] | None) -> BigTwoRules:
-        return rules if isinstance(rules, cls) else cls.from_dict(rules)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def flags(self) -> tuple[bool, bool, bool]:
-        """(poker straights, suit-first flushes, bomb on a single 2), as the kernel takes them."""
-        return (self.straights == "poker", self.flush_order == "suit", self.bomb_on_two)
-
-
-DEFAULT_RULES = BigTwoRules()
 
 
 # ------------------------------------------------------------------------------ moves
@@ -275,19 +218,61 @@ def classify(cards: str | Iterable[Any] | Move, rules: BigTwoRules | Mapping | N
 
     >>> m = classify("8s 9s Ts Js Qs", BigTwoRules())
     >>> m.kind.label, m.strength > classify("3h 4h 5h 6h 7h").strength
-    ('straight-flush', True)
+    ('straight_flush', True)
     >>> classify("7s 7h 7d 7c")
     Traceback (most recent call last):
     ...
     solver.errors.IllegalMoveError: 7d 7c 7h 7s is not a combination
     """
-    rules = BigTwoRules.coerce(rules)
+    rules = BigTwoRules.from_options(rules)
     mask = _parse_play(cards)
     move = classify_mask(mask, rules) if mask else None
     if move is None:
         shown = " ".join(format_card(c) for c in mask_to_ids(mask)) or "no cards"
         raise IllegalMoveError(f"{shown} is not a combination")
     return move
+
+
+def parse_play(doc: Any, rules: BigTwoRules = DEFAULT_RULES) -> Move:
+    """The play a document stands for: a :class:`Move`, ``move.to_json()`` output
+    (``{"cards": [...], "kind": ...}``, any label style), a card string or list, or ``"pass"``.
+
+    The cards are classified under ``rules``; a ``kind`` that disagrees is an error. Whether
+    the play is legal where it is made is the engine's question.
+
+    >>> parse_play({"cards": ["7h", "7s"], "kind": "pair"}).kind.label, str(parse_play("pass"))
+    ('pair', 'pass')
+    """
+    if isinstance(doc, Move):
+        return doc
+    kind = None
+    if isinstance(doc, Mapping):
+        unknown = sorted(set(doc) - {"cards", "kind"})
+        if unknown:
+            raise InputError(f"unknown move field {unknown[0]!r}; a move has cards and kind")
+        if "cards" not in doc:
+            raise InputError("a move needs cards (an empty list for a pass)")
+        if doc.get("kind") is not None:
+            kind = Kind.parse(doc["kind"])
+        cards: Any = doc["cards"]
+    elif isinstance(doc, str) and label(doc) == "pass":
+        return PASS
+    elif isinstance(doc, (str, list, tuple)):
+        cards = doc
+    else:
+        raise InputError(f"a move is an object {{cards, kind}}, a card string or 'pass'; "
+                         f"got {type(doc).__name__}")
+    if isinstance(cards, str) and label(cards) == "pass":
+        cards = []
+    mask = ids_to_mask(parse_cards(cards))
+    if mask == 0:
+        if kind not in (None, Kind.PASS):
+            raise IllegalMoveError(f"a {kind.label} needs cards; a move without cards is a pass")
+        return PASS
+    play = classify(mask_to_ids(mask), rules)
+    if kind is not None and kind != play.kind:
+        raise IllegalMoveError(f"{play} is a {play.kind.label}, not a {kind.label}")
+    return play
 
 
 def _is_single_two(move: Move) -> bool:
@@ -308,7 +293,7 @@ def beats(a: Any, b: Any, rules: BigTwoRules | Mapping | None = None) -> bool:
     >>> beats("As Ks Qs Js Ts", "2d"), beats("As Ks Qs Js Ts", "2d", {"bomb_on_two": False})
     (True, False)
     """
-    rules = BigTwoRules.coerce(rules)
+    rules = BigTwoRules.from_options(rules)
     return beats_move(classify(a, rules), classify(b, rules), rules)
 
 
@@ -637,7 +622,7 @@ def legal_moves(
     trick every play must hold ``required`` (default ``3d``; with 2 or 3 players, the lowest
     card dealt); ``required`` may also be given alone.
     """
-    rules = BigTwoRules.coerce(rules)
+    rules = BigTwoRules.from_options(rules)
     ids = parse_cards(hand)
     if not ids:
         raise CardError("the hand holds no cards")

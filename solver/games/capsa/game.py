@@ -15,15 +15,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
 from solver.cards import format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
-from solver.games.base import TERMINAL, GameInfo, GameState, Option, from_json_via
+from solver.games.base import TERMINAL, GameInfo, GameState, LazyMoves, Option, from_json_via
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, make_seat, score
 from solver.games.capsa.rules import PRESETS, Rules, resolve_rules
@@ -74,7 +74,7 @@ class CapsaMove:
         return " | ".join(" ".join(format_cards(r)) for r in self.arrangement.rows())
 
 
-class CapsaMoves(Sequence[CapsaMove]):
+class CapsaMoves(LazyMoves):
     """The legal moves of one hand, built lazily (about 22,000 valid splits on average)."""
 
     def __init__(self, hand: np.ndarray, packed: np.ndarray, natural: str | None):
@@ -83,25 +83,10 @@ class CapsaMoves(Sequence[CapsaMove]):
     def __len__(self) -> int:
         return len(self._packed) + (self._natural is not None)
 
-    @overload
-    def __getitem__(self, i: int) -> CapsaMove: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[CapsaMove]: ...
-
-    def __getitem__(self, i: int | slice) -> CapsaMove | list[CapsaMove]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(i)
+    def _build(self, i: int) -> CapsaMove:
         if i == len(self._packed):
             return CapsaMove.declare(self._hand, self._natural)  # type: ignore[arg-type]
         return CapsaMove.rows(unpack_split(self._hand, int(self._packed[i])))
-
-    def __iter__(self) -> Iterator[CapsaMove]:
-        return (self[i] for i in range(len(self)))
 
 
 def _split_rules(rules: Any) -> tuple[Rules, int | None]:

@@ -55,7 +55,7 @@ from solver.games.capsa.strategy.play import (
     royalties_grow,
     table_play,
 )
-from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, tables_for
+from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
 
 METHODS = ("table", "montecarlo", "known")
 MAX_SAMPLES = 20_000
@@ -207,11 +207,13 @@ def _candidates(sp: _Splits, rules: Rules) -> np.ndarray:
     return K.pareto_front(sp.rows, order)
 
 
-def _opponent_rows(hands: np.ndarray, rules: Rules) -> tuple[np.ndarray, ...]:
-    """Opponents' hands (S, O, 13) set with the table strategy: rows, royalties, fouls, naturals."""
+def _opponent_rows(hands: np.ndarray, rules: Rules,
+                   tables: StrategyTables | None = None) -> tuple[np.ndarray, ...]:
+    """Opponents' hands (S, O, 13) set with the table strategy (``tables``: default the
+    shipped ones): rows, royalties, fouls, naturals."""
     s, o = hands.shape[:2]
     flat = hands.reshape(s * o, 13)
-    _, _, rows = table_play(flat, rules)
+    _, _, rows = table_play(flat, rules, tables)
     roy = np.stack([rules.royalty_array[r][rows[:, r]] for r in range(3)], axis=1)
     nat = np.zeros(s * o, dtype=np.int64)
     if rules.naturals_on:
@@ -305,11 +307,13 @@ def _known_opponents(hand: np.ndarray, rules: Rules, opponent_hands: Sequence[ob
 def arrange(hand: str | Iterable[object], rules: object = "standard", opponents: int = 3,
             method: str = "table", samples: int = 1000, seed: int | None = None, top: int = 5,
             opponent_hands: Sequence[object] | None = None,
-            opponent_arrangements: Sequence[Mapping[str, object]] | None = None) -> ArrangeResult:
+            opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
+            tables: StrategyTables | None = None) -> ArrangeResult:
     """Rank the arrangements of a 13-card hand by expected points against the opponents.
 
     ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
-    number of opponents.
+    number of opponents. ``tables`` (``montecarlo`` only) are the row tables the sampled
+    opponents play with, default the shipped ones: a best response to a candidate table.
     """
     r = resolve_rules(rules)  # type: ignore[arg-type]
     if method not in METHODS:
@@ -339,7 +343,7 @@ def arrange(hand: str | Iterable[object], rules: object = "standard", opponents:
         unseen = np.setdiff1d(np.arange(52), h)
         deals = deal(np.random.default_rng(used_seed), n_samples, opponents, unseen)
         cand = _candidates(sp, r)
-        ranked = _exact_result(sp, r, _opponent_rows(deals, r), top, cand)
+        ranked = _exact_result(sp, r, _opponent_rows(deals, r, tables), top, cand)
         n_cand = len(cand)
     else:
         opp = _known_opponents(h, r, opponent_hands, opponent_arrangements)

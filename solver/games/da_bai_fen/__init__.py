@@ -1,8 +1,9 @@
 """Da Bai Fen ("beat a hundred points"): the public API.
 
-The game lives in small modules: ``cards`` (card order, points, trump), ``moves`` (legal
-plays, trick winners), ``engine`` (the hand, the level table), ``bots`` (bots, the whole game,
-self-play) and ``game`` (the registry entry).
+The game lives in small modules: ``cards`` (card order, points, trump), ``rules`` (rule
+options, the level table), ``moves`` (legal plays, trick winners), ``engine`` (the hand behind
+the game contract), ``bots`` (bots, the whole game, self-play), ``advise`` (the search
+advisor) and ``game`` (the registry entry).
 
 >>> from solver.games import get_game
 >>> info = get_game("da-bai-fen")
@@ -16,15 +17,14 @@ self-play) and ``game`` (the registry entry).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from solver.cards import format_cards
 from solver.games.da_bai_fen.bots import (
     GreedyBot,
     Match,
+    RandomBot,
     play_game,
-    play_hand,
+    policy_of,
     random_bot,
+    self_play_hand,
 )
 from solver.games.da_bai_fen.cards import (
     HAND_SIZE,
@@ -37,16 +37,12 @@ from solver.games.da_bai_fen.cards import (
     points_of,
 )
 from solver.games.da_bai_fen.engine import (
-    TOP_LEVEL,
-    Action,
-    DaBaiFenRules,
     DaBaiFenState,
     HandResult,
+    Kind,
     Move,
-    Outcome,
     Phase,
     Trick,
-    level_outcome,
     new_hand,
 )
 from solver.games.da_bai_fen.moves import (
@@ -57,27 +53,13 @@ from solver.games.da_bai_fen.moves import (
     trick_points,
     trick_winner,
 )
+from solver.games.da_bai_fen.game import moves, split_trick
+from solver.games.da_bai_fen.rules import TOP_LEVEL, DaBaiFenRules, Outcome, level_outcome
 
 __all__ = [
-    "HAND_SIZE", "KITTY_SIZE", "TOP_LEVEL", "TOTAL_POINTS", "Action", "DaBaiFenRules",
-    "DaBaiFenState", "GreedyBot", "HandResult", "Match", "Move", "Outcome", "Phase", "Trick",
+    "HAND_SIZE", "KITTY_SIZE", "TOP_LEVEL", "TOTAL_POINTS", "DaBaiFenRules", "DaBaiFenState",
+    "GreedyBot", "HandResult", "Kind", "Match", "Move", "Outcome", "Phase", "RandomBot", "Trick",
     "Trump", "Verdict", "card_points", "count_plays", "is_legal", "legal_plays",
-    "level_outcome", "moves", "new_hand", "parse_rank", "parse_suit", "play_game", "play_hand",
-    "points_of", "random_bot", "split_trick", "trick_points", "trick_winner",
+    "level_outcome", "moves", "new_hand", "parse_rank", "parse_suit", "play_game", "points_of",
+    "policy_of", "random_bot", "self_play_hand", "split_trick", "trick_points", "trick_winner",
 ]
-
-
-def split_trick(text: str | None) -> list[str]:
-    """``"Ah Kh;2h 3h"`` -> one card string per play (blank text: no trick)."""
-    if text is None or not text.strip():
-        return []
-    return [part.strip() for part in text.split(";")]
-
-
-def moves(hand: Iterable[object], trump_rank: object, trump_suit: object,
-          trick: Sequence[Iterable[object]] | None = None,
-          max_plays: int | None = None) -> dict:
-    """The JSON-ready legal plays: ``{"plays": [{"cards": [...]}, ...]}``."""
-    trump = Trump.parse(trump_rank, trump_suit)
-    plays = legal_plays(hand, trick, trump, max_plays=max_plays)
-    return {"plays": [{"cards": format_cards(p)} for p in plays]}

@@ -1,7 +1,10 @@
-"""Baseline Da Bai Fen bots, the whole game (hands until a team goes past A) and self-play.
+"""Da Bai Fen bots, the whole game (hands until a team goes past A) and self-play.
 
-A policy is ``policy(state, rng) -> Move`` for the player to act; it reads only that
-player's hand, the current trick and the public facts (trump, tricks so far).
+Every bot follows the contract: ``bot(observation, legal_moves, rng) -> move``, and sees
+only its seat's observation. The baselines also offer ``bot.policy(state, rng)``, the same
+decision read straight from the engine's state (no observation document is built): the fast
+path of self-play and the search's rollouts. Both paths share one decision function per
+bot, so they choose the same moves from the same seeds (the tests check it).
 
 >>> record = play_game([GreedyBot()] * 4, seed=1)
 >>> record.winner in (0, 1), max(record.levels) > TOP_LEVEL
@@ -13,16 +16,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from solver.cards import parse_cards
 from solver.errors import InputError
-from solver.games.da_bai_fen.cards import NUM_PLAYERS, card_points
+from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump, card_points, parse_rank, parse_suit
 from solver.games.da_bai_fen.engine import (
     NO_SHOW,
     TOP_LEVEL,
-    Action,
     DaBaiFenRules,
     DaBaiFenState,
     HandResult,
+    Kind,
     Move,
     Phase,
     new_hand,
@@ -30,12 +35,53 @@ from solver.games.da_bai_fen.engine import (
 from solver.games.da_bai_fen.moves import winner_index
 
 Policy = Callable[[DaBaiFenState, random.Random], Move]
+Bot = Callable[[Mapping[str, Any], Sequence[Move], random.Random], Move]
+
+
+# ------------------------------------------------------------------ what a bot reads
+@dataclass(frozen=True)
+class View:
+    """The part of a seat's knowledge the baseline bots decide from."""
+
+    phase: Phase
+    seat: int
+    hand: tuple[int, ...]
+    trump: Trump | None
+    trick: tuple[tuple[int, ...], ...]
+    trick_leader: int
+
+    @classmethod
+    def of_state(cls, state: DaBaiFenState) -> View:
+        seat = state.current_player
+        return cls(state.phase, seat, tuple(state.hands[seat]), state.trump, tuple(state.trick),
+                   state.trick_leader)
+
+    @classmethod
+    def of_observation(cls, obs: Mapping[str, Any]) -> View:
+        trump = None
+        if obs.get("trump_suit") is not None:
+            trump = Trump(parse_rank(obs["trump_rank"]), parse_suit(obs["trump_suit"]))
+        lead = obs.get("trick_leader")
+        return cls(Phase(obs["phase"]), int(obs["player"]),
+                   tuple(parse_cards(obs["hand"], allow_jokers=True)), trump,
+                   tuple(tuple(parse_cards(p, allow_jokers=True)) for p in obs.get("trick", [])),
+                   -1 if lead is None else int(lead))
 
 
 # ------------------------------------------------------------------ bots
-def random_bot(state: DaBaiFenState, rng: random.Random) -> Move:
+class RandomBot:
     """Any legal move, uniformly (groups dominate its leads: there are many of them)."""
-    return rng.choice(state.legal_moves())
+
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
+                 rng: random.Random) -> Move:
+        return legal_moves[rng.randrange(len(legal_moves))]
+
+    def policy(self, state: DaBaiFenState, rng: random.Random) -> Move:
+        moves = state.legal_moves()
+        return moves[rng.randrange(len(moves))]
+
+
+random_bot = RandomBot()
 
 
 @dataclass(frozen=True)
@@ -45,49 +91,70 @@ class GreedyBot:
 
     show: bool = True
 
-    def __call__(self, state: DaBaiFenState, rng: random.Random) -> Move:
-        if state.phase is Phase.DRAW:
-            return self._show(state)
-        if state.phase is Phase.BURY:
-            return self._bury(state)
-        return self._play(state)
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
+                 rng: random.Random) -> Move:
+        return self.decide(View.of_observation(observation), legal_moves)
 
-    def _show(self, state: DaBaiFenState) -> Move:
-        moves = state.legal_moves()[1:]
-        if not self.show or not moves:
+    def policy(self, state: DaBaiFenState, rng: random.Random) -> Move:
+        return self.decide(View.of_state(state), state.legal_moves())
+
+    def decide(self, view: View, moves: Sequence[Move]) -> Move:
+        if view.phase is Phase.DRAW:
+            return self._show(view, moves)
+        if view.phase is Phase.BURY:
+            return self._bury(view)
+        return self._play(view, moves)
+
+    def _show(self, view: View, moves: Sequence[Move]) -> Move:
+        shows = [m for m in moves if m.kind is Kind.SHOW]
+        if not self.show or not shows:
             return NO_SHOW
-        hand = state.hands[state.current_player]
-        return max(moves, key=lambda m: sum(1 for c in hand if c < 52 and c & 3 == m.cards[0] & 3))
+        hand = view.hand
+        return max(shows, key=lambda m: sum(1 for c in hand if c < 52 and c & 3 == m.cards[0] & 3))
 
-    def _bury(self, state: DaBaiFenState) -> Move:
-        t = state.trump
-        hand = state.hands[state.current_player]
+    def _bury(self, view: View) -> Move:
+        t, hand = view.trump, view.hand
         length = {s: sum(1 for c in hand if t.eff[c] == s) for s in range(4)}
 
         def keep(c: int) -> tuple:  # lowest is buried first: off-suit, no points, short suit
-            return (t.is_trump(c), card_points(c), c >> 2 == 12, length[t.eff[c]], t.strength[c])
+            return (t.is_trump(c), card_points(c), c >> 2 == 12, length[t.eff[c]], t.strength[c],
+                    c)
 
-        return Move(Action.BURY, (min(hand, key=keep),))
+        return Move(Kind.BURY, (min(hand, key=keep),))
 
-    def _play(self, state: DaBaiFenState) -> Move:
-        t, seat = state.trump, state.current_player
-        if not state.trick:
-            hand = state.hands[seat]
+    def _play(self, view: View, moves: Sequence[Move]) -> Move:
+        t, hand = view.trump, view.hand
+        if not view.trick:
             aces = [c for c in hand if not t.is_trump(c) and c >> 2 == 12]
             if aces:
-                return Move(Action.PLAY, (aces[0],))
-            return Move(Action.PLAY, (min(hand, key=lambda c: (card_points(c), t.strength[c])),))
-        team = seat % 2
-        leader = state.trick_leader
+                return Move(Kind.PLAY, (min(aces),))
+            return Move(Kind.PLAY, (min(hand, key=lambda c: (card_points(c), t.strength[c], c)),))
+        team = view.seat % 2
+        leader = view.trick_leader
+        trick = list(view.trick)
 
-        def score(play: tuple[int, ...]) -> tuple:
-            trick = [*state.trick, play]
-            wins = (leader + winner_index(trick, t)) % NUM_PLAYERS % 2 == team
+        def score(move: Move) -> tuple:
+            play = move.cards
+            wins = (leader + winner_index([*trick, play], t)) % NUM_PLAYERS % 2 == team
             pts = sum(card_points(c) for c in play)
             cost = sum(t.strength[c] for c in play)
             return (wins, pts if wins else -pts, -cost)
 
-        return Move(Action.PLAY, max(state.legal_plays(), key=score))
+        return max(moves, key=score)
+
+
+def policy_of(bot: Bot | Policy) -> Policy:
+    """The fast ``(state, rng)`` form of a bot: its own ``policy`` if it has one, else the
+    contract call on the seat's observation."""
+    fast = getattr(bot, "policy", None)
+    if fast is not None:
+        return fast
+
+    def policy(state: DaBaiFenState, rng: random.Random) -> Move:
+        seat = state.current_player
+        return bot(state.observation(seat), state.legal_moves(), rng)  # type: ignore[call-arg]
+
+    return policy
 
 
 # ------------------------------------------------------------------ the whole game
@@ -133,12 +200,14 @@ class GameRecord:
     hands: tuple[HandResult, ...]
 
 
-def play_hand(policies: Sequence[Policy], state: DaBaiFenState | None = None,
-              seed: int | None = None, rules: DaBaiFenRules | Mapping | None = None,
-              rng: random.Random | None = None) -> DaBaiFenState:
-    """Play one hand to the end with one policy per seat; returns the finished state."""
-    if len(policies) != NUM_PLAYERS:
-        raise InputError(f"need {NUM_PLAYERS} policies, got {len(policies)}")
+def self_play_hand(bots: Sequence[Bot | Policy], state: DaBaiFenState | None = None,
+                   seed: int | None = None, rules: DaBaiFenRules | Mapping | None = None,
+                   rng: random.Random | None = None) -> DaBaiFenState:
+    """Play one hand to the end with one bot per seat on the fast path (:func:`policy_of`);
+    the same moves as :func:`solver.games.play_hand` with the same seed."""
+    if len(bots) != NUM_PLAYERS:
+        raise InputError(f"need {NUM_PLAYERS} bots, got {len(bots)}")
+    policies = [policy_of(b) for b in bots]
     rng = rng or random.Random(seed)
     state = state or new_hand(rng.getrandbits(64), rules=rules)
     while not state.is_terminal():
@@ -146,12 +215,12 @@ def play_hand(policies: Sequence[Policy], state: DaBaiFenState | None = None,
     return state
 
 
-def play_game(policies: Sequence[Policy], seed: int | None = None,
+def play_game(bots: Sequence[Bot | Policy], seed: int | None = None,
               rules: DaBaiFenRules | Mapping | None = None,
               max_hands: int | None = 10_000) -> GameRecord:
     """Play hands until a team goes past A (or ``max_hands`` hands were played)."""
     rng = random.Random(seed)
-    match = Match(DaBaiFenRules.make(rules))
+    match = Match(DaBaiFenRules.from_options(rules))
     while match.winner is None and (max_hands is None or len(match.results) < max_hands):
-        match.record(play_hand(policies, match.new_hand(rng), rng=rng))
+        match.record(self_play_hand(bots, match.new_hand(rng), rng=rng))
     return GameRecord(match.winner, (match.levels[0], match.levels[1]), tuple(match.results))

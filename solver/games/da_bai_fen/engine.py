@@ -1,4 +1,4 @@
-"""The Da Bai Fen hand engine (draw, trump, kitty, tricks, scoring) and the level table.
+"""The Da Bai Fen hand engine (draw, trump, kitty, tricks, scoring) behind the game contract.
 
 Seats 0..3 in playing order (counter-clockwise): the player on seat ``p``'s right is
 ``(p + 1) % 4`` and the partner ``(p + 2) % 4``; team of a seat = ``seat % 2``.
@@ -6,9 +6,13 @@ Seats 0..3 in playing order (counter-clockwise): the player on seat ``p``'s righ
 Choices where the rules are silent (documented here once):
 
 * Drawing: after each card a player draws, while nobody has shown, a player holding a
-  trump-rank card decides to show one (``SHOW``) or not (``NO_SHOW``, an empty move).
+  trump-rank card decides to show one (``show``) or not (``no_show``, an empty move). A
+  ``no_show`` is not public (it would tell the table the seat holds a trump-rank card).
 * Burying: the leader buries the 6 cards one at a time (6 moves of one card each), so that
   ``legal_moves()`` stays short (18 choices, not C(18, 6) = 18,564).
+* What is public: the shown card, the kitty cards turned when nobody showed, every card
+  played, how many cards each seat holds. The closed kitty and the buried cards are seen only
+  by the leader (the buried cards become public when the hand is scored).
 * ``returns()``: the levels each seat's team gained minus the levels the other team gained.
 
 >>> state = new_hand(seed=3)
@@ -17,24 +21,28 @@ Choices where the rules are silent (documented here once):
 >>> r = state.result
 >>> r.defenders_points + r.declarers_points - r.kitty_bonus + r.kitty_points
 100
+>>> state.history[0][1].to_json()
+{'cards': [], 'kind': 'no_show'}
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from solver.cards import format_card, format_cards, parse_cards
-from solver.errors import IllegalMoveError, InputError, RulesError
-from solver.games.base import GameState
+from solver.cards import RANK_CHARS, SUIT_CHARS, format_card, format_cards, parse_cards
+from solver.errors import IllegalMoveError, InputError
+from solver.games.base import TERMINAL, GameState, label
 from solver.games.da_bai_fen.cards import (
     DECK_SIZE,
     HAND_SIZE,
     KITTY_SIZE,
     NUM_PLAYERS,
     Trump,
+    parse_rank,
     points_of,
 )
 from solver.games.da_bai_fen.moves import (
@@ -43,103 +51,75 @@ from solver.games.da_bai_fen.moves import (
     lead_plays,
     winner_index,
 )
+from solver.games.da_bai_fen.rules import (
+    TOP_LEVEL,
+    DaBaiFenRules,
+    Outcome,
+    level_outcome,
+    next_leader,
+)
 
-TOP_LEVEL = 12  # A; going up past it wins the game
+__all__ = ["DEALT", "TOP_LEVEL", "DaBaiFenRules", "DaBaiFenState", "HandResult", "Kind", "Move",
+           "NO_SHOW", "Outcome", "Phase", "Trick", "level_outcome", "new_hand", "next_leader"]
+
 DEALT = HAND_SIZE * NUM_PLAYERS
-
-
-# ------------------------------------------------------------------ rules
-@dataclass(frozen=True)
-class DaBaiFenRules:
-    """Rule options. ``kitty_multiplier``: the buried kitty's points count this many times
-    for the defenders when they win the last trick (default 2)."""
-
-    kitty_multiplier: int = 2
-
-    def __post_init__(self) -> None:
-        m = self.kitty_multiplier
-        if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m <= 10:
-            raise RulesError(f"kitty_multiplier must be an integer from 0 to 10, got {m!r}")
-
-    @classmethod
-    def make(cls, rules: DaBaiFenRules | Mapping[str, object] | None) -> DaBaiFenRules:
-        """From None (defaults), an instance, or a dict of options (unknown keys are errors)."""
-        if rules is None:
-            return cls()
-        if isinstance(rules, cls):
-            return rules
-        if not isinstance(rules, Mapping):
-            raise RulesError(f"rules must be a mapping of options, got {type(rules).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(str(k) for k in rules if k not in known)
-        if unknown:
-            raise RulesError([f"unknown rule option {k!r}" for k in unknown])
-        return cls(**rules)  # type: ignore[arg-type]
-
-
-# ------------------------------------------------------------------ level table
-@dataclass(frozen=True)
-class Outcome:
-    """One row of the level table."""
-
-    declarers_up: int
-    defenders_up: int
-    defenders_declare: bool
-
-
-def level_outcome(defenders_points: int) -> Outcome:
-    """The level table row for the defenders' total.
-
-    >>> [level_outcome(p) for p in (0, 35, 40)][1:]
-    [Outcome(declarers_up=1, defenders_up=0, defenders_declare=False), \
-Outcome(declarers_up=0, defenders_up=0, defenders_declare=True)]
-    """
-    if defenders_points < 0:
-        raise InputError(f"defenders' points cannot be negative, got {defenders_points}")
-    if defenders_points == 0:
-        return Outcome(2, 0, False)
-    if defenders_points < 40:
-        return Outcome(1, 0, False)
-    if defenders_points < 80:
-        return Outcome(0, 0, True)
-    if defenders_points < 100:
-        return Outcome(0, 1, True)
-    return Outcome(0, 2, True)
-
-
-def next_leader(leader: int, outcome: Outcome) -> int:
-    """The next hand's leader (and dealer): the leader's partner while the declarers stay,
-    else the player on the leader's right (a defender)."""
-    return (leader + (1 if outcome.defenders_declare else 2)) % NUM_PLAYERS
+GAME_NAME = "da-bai-fen"
 
 
 # ------------------------------------------------------------------ moves
-class Action(Enum):
+class Kind(str, Enum):
+    """What a decision is; ``label`` is the one snake_case spelling (``no-show`` is read too)."""
+
     SHOW = "show"
-    NO_SHOW = "no-show"
+    NO_SHOW = "no_show"
     BURY = "bury"
     PLAY = "play"
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, text: object) -> Kind:
+        if isinstance(text, Kind):
+            return text
+        if isinstance(text, str):
+            key = label(text)
+            for k in cls:
+                if k.value == key:
+                    return k
+        raise InputError(f"unknown Da Bai Fen move kind {text!r}; one of "
+                         f"{', '.join(k.value for k in cls)}")
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
 class Move:
     """A decision: show a trump-rank card, decline, bury one card, or play cards."""
 
-    action: Action
+    kind: Kind
     cards: tuple[int, ...] = ()
 
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": format_cards(self.cards), "kind": self.kind.value}
+
     def __str__(self) -> str:
-        return f"{self.action.value} {' '.join(format_cards(self.cards))}".strip()
+        return f"{self.kind.value} {' '.join(format_cards(self.cards))}".strip()
 
 
-NO_SHOW = Move(Action.NO_SHOW)
+NO_SHOW = Move(Kind.NO_SHOW)
 
 
-class Phase(Enum):
+class Phase(str, Enum):
     DRAW = "draw"
     BURY = "bury"
     PLAY = "play"
     OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -150,6 +130,10 @@ class Trick:
     plays: tuple[tuple[int, ...], ...]
     winner: int
     points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leader": self.leader, "plays": [format_cards(p) for p in self.plays],
+                "winner": self.winner, "points": self.points}
 
 
 @dataclass(frozen=True)
@@ -169,6 +153,15 @@ class HandResult:
     def next_declarers(self) -> int:
         return self.next_leader % 2
 
+    def to_json(self) -> dict[str, Any]:
+        o = self.outcome
+        return {"leader": self.leader, "declarers": self.declarers,
+                "defenders_points": self.defenders_points,
+                "declarers_points": self.declarers_points, "kitty_points": self.kitty_points,
+                "kitty_bonus": self.kitty_bonus, "declarers_up": o.declarers_up,
+                "defenders_up": o.defenders_up, "defenders_declare": o.defenders_declare,
+                "next_leader": self.next_leader}
+
 
 # ------------------------------------------------------------------ the hand
 class DaBaiFenState(GameState):
@@ -179,6 +172,7 @@ class DaBaiFenState(GameState):
     the level table and the trump rank is the leader's team's level.
     """
 
+    game_name = GAME_NAME
     num_players = NUM_PLAYERS
 
     def __init__(self, deck: Sequence[int], dealer: int, levels: tuple[int, int] = (0, 0),
@@ -204,6 +198,7 @@ class DaBaiFenState(GameState):
         self.team_points = [0, 0]
         self.kitty_bonus = 0
         self.result: HandResult | None = None
+        self.history: list[tuple[int, Move]] = []
         self._to_show = -1  # seat deciding whether to show
         self._rank_held = [0] * NUM_PLAYERS
         self._advance_draw()
@@ -217,7 +212,7 @@ class DaBaiFenState(GameState):
             return self.leader  # type: ignore[return-value]
         if self.phase is Phase.PLAY:
             return (self.trick_leader + len(self.trick)) % NUM_PLAYERS
-        return -1
+        return TERMINAL
 
     @property
     def declarers(self) -> int:
@@ -226,16 +221,18 @@ class DaBaiFenState(GameState):
             raise InputError("the declarers are not known before the draw ends")
         return self.leader % 2
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        if player is not None and player != self.current_player:
+            return []
         if self.phase is Phase.DRAW:
             hand = self.hands[self._to_show]
-            shows = [Move(Action.SHOW, (c,)) for c in sorted(hand)
+            shows = [Move(Kind.SHOW, (c,)) for c in sorted(hand)
                      if c < 52 and c >> 2 == self.trump_rank]
             return [NO_SHOW, *shows]
         if self.phase is Phase.BURY:
-            return [Move(Action.BURY, (c,)) for c in self.trump.sort(self.hands[self.leader])]
+            return [Move(Kind.BURY, (c,)) for c in self.trump.sort(self.hands[self.leader])]
         if self.phase is Phase.PLAY:
-            return [Move(Action.PLAY, p) for p in self.legal_plays()]
+            return [Move(Kind.PLAY, p) for p in self.legal_plays()]
         return []
 
     def legal_plays(self) -> list[tuple[int, ...]]:
@@ -245,9 +242,9 @@ class DaBaiFenState(GameState):
             return lead_plays(hand, self.trump)
         return follow_plays(hand, self.trump.eff[self.trick[0][0]], len(self.trick[0]), self.trump)
 
-    def apply(self, move: Move) -> None:
+    def apply(self, move: Move | Mapping[str, Any] | str) -> None:
         if not isinstance(move, Move):
-            raise IllegalMoveError(f"a move must be a Move, got {type(move).__name__}")
+            move = self.parse_move(move)
         if self.phase is Phase.OVER:
             raise IllegalMoveError("the hand is over")
         seat = self.current_player
@@ -256,7 +253,10 @@ class DaBaiFenState(GameState):
         elif self.phase is Phase.BURY:
             self._apply_bury(seat, move)
         else:
-            self._apply_play(seat, move)
+            move = self._apply_play(seat, move)
+        self.history.append((seat, move))
+        if self.phase is Phase.DRAW:
+            self._advance_draw()
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
@@ -278,8 +278,106 @@ class DaBaiFenState(GameState):
         other.trick = list(self.trick)
         other.tricks = list(self.tricks)
         other.team_points = list(self.team_points)
+        other.history = list(self.history)
         other._rank_held = list(self._rank_held)
         return other
+
+    # ---- views and documents
+    def public_cards(self) -> set[int]:
+        """Cards every seat knows the place of: the shown card and the kitty cards turned."""
+        out = set(self.revealed)
+        if self.shown is not None:
+            out.add(self.shown[1])
+        return out
+
+    def hidden_cards(self, player: int) -> set[int]:
+        if self.is_terminal():
+            return set()
+        hidden = set(self.deck[self.drawn:]) if self.phase is Phase.DRAW else set()
+        for q in range(NUM_PLAYERS):
+            if q != player:
+                hidden.update(self.hands[q])
+        if player != self.leader:
+            hidden.update(self.buried)
+        return hidden - self.public_cards()
+
+    def _sorted(self, cards: Iterable[int]) -> list[str]:
+        return format_cards(self.trump.sort(cards) if self.trump else sorted(cards))
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` knows: its hand, the public record of the hand, the number of
+        cards each seat holds; the kitty and buried cards only if it is the leader."""
+        if not (isinstance(player, int) and 0 <= player < NUM_PLAYERS):
+            raise InputError(f"player must be a seat 0..3, got {player!r}")
+        over = self.is_terminal()
+        leads = player == self.leader and self.phase is not Phase.DRAW
+        trump = self.trump
+        return {
+            "game": self.game_name,
+            "player": player,
+            "phase": self.phase.value,
+            "current_player": self.current_player,
+            "rules": self.rules_json(),
+            "dealer": self.dealer,
+            "levels": [RANK_CHARS[v] if v <= TOP_LEVEL else None for v in self.levels],
+            "first_hand": self.first_hand,
+            "trump_rank": RANK_CHARS[self.trump_rank],
+            "trump_suit": SUIT_CHARS[trump.suit] if trump else None,
+            "leader": self.leader,
+            "declarers": None if self.leader is None else self.leader % 2,
+            "hand": self._sorted(self.hands[player]),
+            "counts": [len(h) for h in self.hands],
+            "drawn": self.drawn,
+            "shown": None if self.shown is None else {"player": self.shown[0],
+                                                       "card": format_card(self.shown[1])},
+            "revealed": format_cards(self.revealed),
+            "kitty": format_cards(self.kitty) if leads or over else None,
+            "buried": self._sorted(self.buried) if leads or over else None,
+            "buried_count": len(self.buried),
+            "trick_leader": self.trick_leader if self.phase is Phase.PLAY else None,
+            "trick": [format_cards(p) for p in self.trick],
+            "tricks": [t.to_json() for t in self.tricks],
+            "team_points": list(self.team_points),
+            "result": self.result.to_json() if self.result else None,
+            "returns": self.returns() if over else None,
+        }
+
+    def deal_json(self) -> dict[str, Any]:
+        return {"deck": format_cards(self.deck), "dealer": self.dealer,
+                "levels": [RANK_CHARS[v] for v in self.levels],
+                "leader": None if self.first_hand else self.leader}
+
+    def rules_json(self) -> dict[str, Any]:
+        return self.rules.to_dict()
+
+    def parse_move(self, doc: Any) -> Move:
+        """A move from ``move.to_json()`` (``{"cards": [...], "kind": ...}``), from text such
+        as ``play Ah Kh``, ``show 2h``, ``no-show``, or from cards alone (the kind the phase
+        asks for). Old kind spellings are read (``no-show``)."""
+        if isinstance(doc, Move):
+            return doc
+        if isinstance(doc, str):
+            head, _, rest = doc.strip().partition(" ")
+            try:
+                kind: Kind | None = Kind.parse(head)
+                text = rest
+            except InputError:
+                kind, text = None, doc
+            cards = parse_cards(text, allow_jokers=True) if text.strip() else []
+        elif isinstance(doc, Mapping):
+            unknown = sorted(str(k) for k in doc if k not in ("cards", "kind"))
+            if unknown:
+                raise InputError(f"unknown move field {unknown[0]!r}; a move has cards and kind")
+            kind = Kind.parse(doc["kind"]) if doc.get("kind") is not None else None
+            raw = doc.get("cards") or []
+            cards = parse_cards(raw, allow_jokers=True) if raw else []
+        else:
+            raise InputError(f"a Da Bai Fen move is an object {{cards, kind}} or text such as "
+                             f"'play Ah Kh', got {type(doc).__name__}")
+        if kind is None:
+            kind = {Phase.DRAW: Kind.SHOW if cards else Kind.NO_SHOW, Phase.BURY: Kind.BURY,
+                    Phase.PLAY: Kind.PLAY, Phase.OVER: Kind.PLAY}[self.phase]
+        return Move(kind, tuple(cards))
 
     # ---- draw and trump
     def _advance_draw(self) -> None:
@@ -299,17 +397,15 @@ class DaBaiFenState(GameState):
         self._fix_trump()
 
     def _apply_show(self, seat: int, move: Move) -> None:
-        if move.action is Action.NO_SHOW and not move.cards:
-            self._advance_draw()
+        if move.kind is Kind.NO_SHOW and not move.cards:
             return
-        if move.action is not Action.SHOW or len(move.cards) != 1:
-            raise IllegalMoveError("while drawing, the move is SHOW one card or NO_SHOW")
+        if move.kind is not Kind.SHOW or len(move.cards) != 1:
+            raise IllegalMoveError("while drawing, the move is show one card or no_show")
         card = move.cards[0]
         if card not in self.hands[seat] or card >= 52 or card >> 2 != self.trump_rank:
             raise IllegalMoveError(f"cannot show {format_card(card)}: not a trump-rank card "
                                    f"in the hand")
         self.shown = (seat, card)
-        self._advance_draw()
 
     def _fix_trump(self) -> None:
         if self.shown is not None:
@@ -332,8 +428,8 @@ class DaBaiFenState(GameState):
 
     # ---- bury and play
     def _apply_bury(self, seat: int, move: Move) -> None:
-        if move.action is not Action.BURY or len(move.cards) != 1:
-            raise IllegalMoveError("the leader buries one card per move (BURY with one card)")
+        if move.kind is not Kind.BURY or len(move.cards) != 1:
+            raise IllegalMoveError("the leader buries one card per move (bury with one card)")
         card = move.cards[0]
         if card not in self.hands[seat]:
             raise IllegalMoveError(f"cannot bury {format_card(card)}: not in the leader's hand")
@@ -343,18 +439,20 @@ class DaBaiFenState(GameState):
             self.phase = Phase.PLAY
             self.trick_leader = self.leader
 
-    def _apply_play(self, seat: int, move: Move) -> None:
-        if move.action is not Action.PLAY:
-            raise IllegalMoveError(f"expected a PLAY move, got {move.action.value}")
+    def _apply_play(self, seat: int, move: Move) -> Move:
+        if move.kind is not Kind.PLAY:
+            raise IllegalMoveError(f"expected a play move, got {move.kind.value}")
         verdict = check_play(move.cards, self.hands[seat], self.trick, self.trump)
         if not verdict:
             raise IllegalMoveError(verdict.reason)
         hand = self.hands[seat]
         for c in move.cards:
             hand.remove(c)
-        self.trick.append(tuple(self.trump.sort(move.cards)))
+        play = tuple(self.trump.sort(move.cards))
+        self.trick.append(play)
         if len(self.trick) == NUM_PLAYERS:
             self._finish_trick()
+        return move if play == move.cards else Move(Kind.PLAY, play)
 
     def _finish_trick(self) -> None:
         winner = (self.trick_leader + winner_index(self.trick, self.trump)) % NUM_PLAYERS
@@ -425,30 +523,56 @@ def deck_from_hands(hands: Sequence[Iterable[object]], dealer: int,
     return deck + list(kitty)
 
 
-def new_hand(seed: int | None = None, hands: Sequence[Iterable[object]] | None = None,
+def _seat(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < NUM_PLAYERS:
+        raise InputError(f"{what} must be a seat 0..3, got {value!r}")
+    return value
+
+
+def _levels(levels: object) -> tuple[int, int]:
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
+        raise InputError(f"levels must be two levels 2..A (or 0..{TOP_LEVEL}), got {levels!r}")
+    try:
+        a, b = (parse_rank(v) for v in levels)
+    except InputError:
+        raise InputError(f"levels must be two levels 2..A (or 0..{TOP_LEVEL}), "
+                         f"got {list(levels)!r}") from None
+    return a, b
+
+
+def new_hand(seed: int | None = None,
+             hands: Sequence[Iterable[object]] | Mapping[str, Any] | None = None,
              rules: DaBaiFenRules | Mapping[str, object] | None = None, *,
-             dealer: int | None = None, levels: tuple[int, int] = (0, 0),
+             dealer: int | None = None, levels: Sequence[object] = (0, 0),
              leader: int | None = None) -> DaBaiFenState:
     """A hand: the first of a game by default (random dealer, both teams at level 2).
 
     ``hands``: 4 hands of 12 cards (seat 0..3), optionally a 5th list with the 6 kitty cards
-    in the order they would be turned, or a single list of all 54 cards in drawing order.
+    in the order they would be turned, a single list of all 54 cards in drawing order, or the
+    ``deal_json()`` document ``{"deck", "dealer", "levels", "leader"}`` (which sets those).
     """
     rng = random.Random(seed)
+    if isinstance(hands, Mapping):
+        unknown = sorted(str(k) for k in hands if k not in ("deck", "dealer", "levels", "leader"))
+        if unknown or "deck" not in hands:
+            raise InputError(f"a deal document has deck (54 cards in drawing order), dealer, "
+                             f"levels and leader; got {sorted(map(str, hands))}")
+        dealer = hands.get("dealer", dealer)
+        levels = hands.get("levels", levels)
+        leader = hands.get("leader", leader)
+        hands = hands["deck"]
     if dealer is None:
         dealer = rng.randrange(NUM_PLAYERS)
-    if not (isinstance(dealer, int) and 0 <= dealer < NUM_PLAYERS):
-        raise InputError(f"dealer must be a seat 0..3, got {dealer!r}")
-    if leader is not None and not (isinstance(leader, int) and 0 <= leader < NUM_PLAYERS):
-        raise InputError(f"leader must be a seat 0..3, got {leader!r}")
-    if len(levels) != 2 or any(not (isinstance(v, int) and 0 <= v <= TOP_LEVEL) for v in levels):
-        raise InputError(f"levels must be two integers 0..{TOP_LEVEL} (2..A), got {levels!r}")
-    if leader is None and levels[0] != levels[1]:
+    dealer = _seat(dealer, "dealer")
+    if leader is not None:
+        leader = _seat(leader, "leader")
+    lv = _levels(levels)
+    if leader is None and lv[0] != lv[1]:
         raise InputError("a first hand (no leader) needs both teams at the same level")
     if hands is None:
         deck = shuffled_deck(rng)
     elif len(hands) == DECK_SIZE and not isinstance(hands, str):
         deck = parse_cards(hands, count=DECK_SIZE, allow_jokers=True)
     else:
-        deck = deck_from_hands(hands, dealer, rng)
-    return DaBaiFenState(deck, dealer, (levels[0], levels[1]), leader, DaBaiFenRules.make(rules))
+        deck = deck_from_hands(hands, dealer, rng)  # type: ignore[arg-type]
+    return DaBaiFenState(deck, dealer, lv, leader, DaBaiFenRules.from_options(rules))

@@ -1,6 +1,10 @@
 """Baseline Da San players (bidding and play) and a self-play runner.
 
-A bot is a callable ``bot(state) -> move`` returning one of ``state.legal_moves()``.
+A bot is ``bot(observation, legal_moves, rng) -> move`` (the contract of
+:mod:`solver.games.base`): it sees only ``state.observation(seat)``. The greedy bot's
+decisions are plain functions of what it sees (:func:`bid_choice`, :func:`play_choice`), so
+the fast self-play path (:func:`fast_greedy`, reading the same facts off the state) plays
+exactly the same moves without building an observation per move.
 
 >>> result = self_play(3, seed=1)
 >>> result.hands, sum(result.scores)
@@ -11,14 +15,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from solver.cards import parse_cards
+from solver.games.base import Bot
 from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, Phase, new_game
-from solver.games.da_san.moves import DS_RANK, PASS, Kind, Move
+from solver.games.da_san.moves import DS_RANK, PASS, Move, bid
 
-Bot = Callable[[DaSanState], Move]
+StateBot = Callable[[DaSanState], Move]
 HIGH = 10  # Da San rank of the ace; A, 2 and 3 are the cards that win tricks
+BID_THRESHOLDS = ((20.0, 3), (15.0, 2), (10.0, 1))  # hand score -> the bid it supports
 
 
 def hand_score(hand: Sequence[int]) -> float:
@@ -26,56 +34,72 @@ def hand_score(hand: Sequence[int]) -> float:
     counts = [0] * 13
     for c in hand:
         counts[DS_RANK[c]] += 1
+    return counts_score(counts)
+
+
+def counts_score(counts: Sequence[int]) -> float:
+    """:func:`hand_score` from the hand's rank counts (suits never matter)."""
     score = 3.0 * counts[12] + 2.0 * counts[11] + 1.0 * counts[10]
     score += sum(2.0 for n in counts if n == 4)
     score -= 0.5 * sum(1 for d in range(HIGH) if counts[d] == 1)
     return score
 
 
-def greedy_bid(state: DaSanState) -> Move:
+def wanted_bid(score: float) -> int:
+    """The bid a hand score supports (0: none)."""
+    for threshold, amount in BID_THRESHOLDS:
+        if score >= threshold:
+            return amount
+    return 0
+
+
+def bid_choice(hand: Sequence[int], high_bid: int) -> Move:
     """Bid the amount the hand's score supports (the opener bids at least 1), else pass."""
-    score = hand_score(state.hands[state.to_act])
-    wanted = 3 if score >= 20 else 2 if score >= 15 else 1 if score >= 10 else 0
-    moves = state.legal_moves()
-    if wanted > state.high_bid:
-        return next(m for m in moves if m.kind is Kind.BID and m.strength == wanted)
-    return moves[0] if state.high_bid == 0 else PASS
+    wanted = wanted_bid(hand_score(hand))
+    if wanted > high_bid:
+        return bid(wanted)
+    return bid(1) if high_bid == 0 else PASS
 
 
-def greedy_play(state: DaSanState) -> Move:
+def _lead_key(m: Move) -> tuple[bool, int, int]:
+    return (m.strength >= HIGH, -len(m.cards), m.strength)
+
+
+def play_choice(moves: Sequence[Move], leading: bool, seat: int, bidder: int,
+                last_player: int) -> Move:
     """Lead the longest low combination; follow with the lowest play that beats, but let a
     partner's play stand (the two opponents of the bidder are partners)."""
-    moves = state.legal_moves()
-    if state.pile is None:
-        return min(moves, key=lambda m: (m.strength >= HIGH, -len(m.cards), m.strength))
-    seat = state.to_act
-    partner_played = (seat != state.bidder and state.last_player != state.bidder)
-    plays = [m for m in moves if m.cards]
-    if not plays or partner_played:
+    if leading:
+        return min(moves, key=_lead_key)
+    if seat != bidder and last_player != bidder:
         return PASS
-    return plays[0]  # legal_moves lists the higher plays from the lowest up
+    plays = [m for m in moves if m.cards]
+    return plays[0] if plays else PASS  # legal_moves lists the higher plays from the lowest up
 
 
-def greedy_bot(state: DaSanState) -> Move:
-    """The baseline player: :func:`greedy_bid` in the auction, :func:`greedy_play` after."""
-    return greedy_bid(state) if state.phase is Phase.AUCTION else greedy_play(state)
+def greedy_bot(observation: Mapping[str, Any], legal_moves: Sequence[Move],
+               rng: random.Random) -> Move:
+    """The baseline player: :func:`bid_choice` in the auction, :func:`play_choice` after."""
+    if observation["phase"] == Phase.AUCTION.value:
+        return bid_choice(parse_cards(observation["hand"]), observation["high_bid"])
+    pile = observation["pile"]
+    bidder = observation["bidder"]
+    return play_choice(legal_moves, pile is None, observation["player"],
+                       -1 if bidder is None else bidder, -1 if pile is None else pile["player"])
 
 
-def random_bot(seed: int | None = None) -> Bot:
+def random_bot(observation: Mapping[str, Any], legal_moves: Sequence[Move],
+               rng: random.Random) -> Move:
     """A player choosing uniformly among the legal moves (a floor for the baseline)."""
-    rng = random.Random(seed)
-
-    def bot(state: DaSanState) -> Move:
-        return rng.choice(state.legal_moves())
-
-    return bot
+    return legal_moves[rng.randrange(len(legal_moves))]
 
 
-def play_hand(state: DaSanState, bots: Sequence[Bot]) -> DaSanState:
-    """Play ``state`` to the end, seat ``s`` moved by ``bots[s]``."""
-    while not state.is_terminal():
-        state.apply(bots[state.current_player](state))
-    return state
+def fast_greedy(state: DaSanState) -> Move:
+    """:func:`greedy_bot`'s move read straight off the state (self-play and rollouts)."""
+    if state.phase is Phase.AUCTION:
+        return bid_choice(state.hands[state.to_act], state.high_bid)
+    return play_choice(state.legal_moves(), state.pile is None, state.to_act, state.bidder,
+                       state.last_player)
 
 
 @dataclass(frozen=True)
@@ -95,15 +119,25 @@ class SelfPlayResult:
 
 def self_play(num_hands: int, seed: int | None = None, bots: Sequence[Bot] | None = None,
               on_hand: Callable[[DaSanState], None] | None = None) -> SelfPlayResult:
-    """Play ``num_hands`` hands in a row: a dealer draw first, then the last winner deals."""
-    bots = list(bots) if bots is not None else [greedy_bot] * NUM_PLAYERS
+    """Play ``num_hands`` hands in a row: a dealer draw first, then the last winner deals.
+
+    ``bots``: one contract bot per seat, each given its observation; by default the greedy
+    bot on every seat through the fast path (same moves, no observations built)."""
     rng = random.Random(seed)
+    bot_rng = random.Random(rng.getrandbits(64))
     scores = [0.0] * NUM_PLAYERS
     dealer = None
     bidder_wins = moves = 0
     start = time.perf_counter()
     for _ in range(num_hands):
-        state = play_hand(new_game(seed=rng.getrandbits(64), dealer=dealer), bots)
+        state = new_game(seed=rng.getrandbits(64), dealer=dealer)
+        if bots is None:
+            while not state.is_terminal():
+                state.apply(fast_greedy(state))
+        else:
+            while not state.is_terminal():
+                seat = state.to_act
+                state.apply(bots[seat](state.observation(seat), state.legal_moves(), bot_rng))
         for seat, r in enumerate(state.returns()):
             scores[seat] += r
         bidder_wins += state.winner == state.bidder
@@ -114,5 +148,5 @@ def self_play(num_hands: int, seed: int | None = None, bots: Sequence[Bot] | Non
     return SelfPlayResult(num_hands, tuple(scores), bidder_wins, moves, time.perf_counter() - start)
 
 
-__all__ = ["Bot", "SelfPlayResult", "greedy_bid", "greedy_bot", "greedy_play",
-           "hand_score", "play_hand", "random_bot", "self_play"]
+__all__ = ["HIGH", "SelfPlayResult", "StateBot", "bid_choice", "counts_score", "fast_greedy",
+           "greedy_bot", "hand_score", "play_choice", "random_bot", "self_play", "wanted_bid"]

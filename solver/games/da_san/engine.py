@@ -4,46 +4,53 @@ Seats are 0, 1, 2 and play goes counter-clockwise, which here means seat ``s`` i
 by seat ``(s + 1) % 3``. Both the auction and the play are moves of the state: during the
 auction ``legal_moves()`` lists the bids (``Kind.BID``, strength = amount) and the pass.
 
+What each seat may see is :meth:`DaSanState.observation`: its own cards, the public history
+and the card counts; the kitty stays face down until the auction's winner takes it into the
+hand (only that seat sees it: the rules file never shows it to the table).
+
 >>> state = new_game(seed=3)
 >>> state.phase, len(state.hands[0]), len(state.kitty)
 (<Phase.AUCTION: 'auction'>, 16, 4)
+>>> state.observation(0)["kitty"] is None
+True
 >>> state.apply(state.legal_moves()[-1]); state.phase   # the opener bids 3: auction over
 <Phase.PLAY: 'play'>
 >>> len(state.hands[state.bidder])
 20
+>>> state.observation(state.bidder)["kitty"] == format_cards(state.kitty)
+True
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from solver.cards import format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
-from solver.games.base import GameState
+from solver.games.base import TERMINAL, GameState
 from solver.games.da_san.moves import (
-    DEFAULT_RULES,
     DS_KEY,
     DS_RANK,
+    MAX_BID,
     PASS,
-    DaSanRules,
     Kind,
     Move,
     bid,
     classify_ids,
     group_by_rank,
-    make_rules,
     moves_from_groups,
+    parse_move,
     sort_cards,
 )
+from solver.games.da_san.rules import DEFAULT_RULES, DaSanRules
 
 NUM_PLAYERS = 3
 HAND_SIZE = 16
 KITTY_SIZE = 4
-MAX_BID = 3
 HEARTS = 2
 # Hearts from lowest to highest in Da San order: 4h 5h ... Ah 2h 3h.
 HEARTS_LOW_TO_HIGH: tuple[int, ...] = tuple(sorted((c for c in range(52) if c & 3 == HEARTS),
@@ -52,9 +59,15 @@ BIDS = tuple(bid(b) for b in range(MAX_BID + 1))
 
 
 class Phase(str, Enum):
+    """Where the hand is: the auction, the play, or over (settled)."""
+
     AUCTION = "auction"
     PLAY = "play"
-    DONE = "done"
+    OVER = "over"
+
+    @property
+    def label(self) -> str:
+        return self.value
 
 
 def draw_count(card: int) -> int:
@@ -115,6 +128,7 @@ def lowest_heart_holder(hands: Sequence[Sequence[int]]) -> int:
 class DaSanState(GameState):
     """A hand of Da San from the auction to the settlement (mutable; moves are values)."""
 
+    game_name = "da-san"
     num_players = NUM_PLAYERS
 
     def __init__(self, hands: Sequence[Sequence[int]], kitty: Sequence[int], dealer: int,
@@ -139,10 +153,10 @@ class DaSanState(GameState):
     # ------------------------------------------------------------------ GameState API
     @property
     def current_player(self) -> int:
-        return -1 if self.phase is Phase.DONE else self.to_act
+        return TERMINAL if self.phase is Phase.OVER else self.to_act
 
     def is_terminal(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is Phase.OVER
 
     def returns(self) -> list[float]:
         return list(self._returns)
@@ -155,20 +169,30 @@ class DaSanState(GameState):
         other._returns = list(self._returns)
         return other
 
-    def legal_moves(self, all_suits: bool = False) -> list[Move]:
-        """Bids (and the pass) in the auction; plays (and the pass when following) after."""
+    def legal_moves(self, player: int | None = None, all_suits: bool = False) -> list[Move]:
+        """Bids (and the pass) in the auction; plays (and the pass when following) after.
+
+        One play per rank pattern (the lowest suits), or every card choice with ``all_suits``;
+        empty for a seat that is not to act, and once the hand is over."""
+        if self.phase is Phase.OVER or (player is not None and player != self.to_act):
+            return []
         if self.phase is Phase.AUCTION:
             bids = list(BIDS[self.high_bid + 1:])
             return bids if self.high_bid == 0 else [*bids, PASS]
-        if self.phase is Phase.DONE:
-            return []
         groups = group_by_rank(self.hands[self.to_act])
         return moves_from_groups(groups, self.pile, self.rules, all_suits)
 
+    def parse_move(self, doc: Any) -> Move:
+        """A move from ``move.to_json()`` output (any label style) or a text form (``pass``,
+        ``bid 2``, cards); see :func:`~solver.games.da_san.moves.parse_move`."""
+        return parse_move(doc, self.rules)
+
     def apply(self, move: Any) -> None:
-        """Play ``move`` (a :class:`Move`, or cards for a play) for the player to act."""
-        if self.phase is Phase.DONE:
+        """Play ``move`` (a :class:`Move`, its JSON, or a text form) for the player to act."""
+        if self.phase is Phase.OVER:
             raise IllegalMoveError("the hand is over")
+        if not isinstance(move, Move):
+            move = parse_move(move, self.rules)
         if self.phase is Phase.AUCTION:
             self._apply_bid(move)
         else:
@@ -204,25 +228,19 @@ class DaSanState(GameState):
         self.pile = None
 
     # ------------------------------------------------------------------ play
-    def _as_play(self, move: Any) -> Move:
-        if isinstance(move, Move):
-            if move.kind is Kind.PASS:
-                return PASS
-            if move.kind is Kind.BID:
-                raise IllegalMoveError("the auction is over: play cards or pass")
-            ids = move.cards
-        else:
-            try:
-                ids = tuple(parse_cards(move))
-            except CardError as exc:
-                raise IllegalMoveError(exc.problems) from None
+    def _as_play(self, move: Move) -> Move:
+        if move.kind is Kind.PASS:
+            return PASS
+        if move.kind is Kind.BID:
+            raise IllegalMoveError("the auction is over: play cards or pass")
+        ids = move.cards
         if len(set(ids)) != len(ids) or not all(type(c) is int and 0 <= c < 52 for c in ids):
             raise IllegalMoveError("a play must be distinct cards")
         played = classify_ids(ids, self.rules)
         if played is None:
             text = " ".join(format_cards(sort_cards(ids)))
             raise IllegalMoveError(f"{text} is not a Da San combination")
-        if isinstance(move, Move) and (played.kind, played.strength) != (move.kind, move.strength):
+        if (played.kind, played.strength) != (move.kind, move.strength):
             raise IllegalMoveError(f"{move} is a {played.kind} of strength {played.strength}, "
                                    f"not a {move.kind} of strength {move.strength}")
         return played
@@ -257,7 +275,7 @@ class DaSanState(GameState):
 
     def _settle(self, winner: int) -> None:
         """The bidder out first collects the bid from each opponent, else pays it to each."""
-        self.winner, self.phase, self.to_act = winner, Phase.DONE, -1
+        self.winner, self.phase, self.to_act = winner, Phase.OVER, TERMINAL
         sign = 1 if winner == self.bidder else -1
         for seat in range(NUM_PLAYERS):
             self._returns[seat] = float(sign * (2 if seat == self.bidder else -1) * self.high_bid)
@@ -271,13 +289,72 @@ class DaSanState(GameState):
     def counts(self) -> list[int]:
         return [len(h) for h in self.hands]
 
+    def kitty_seen_by(self, player: int) -> bool:
+        """Only the auction's winner sees the kitty (it joins that seat's hand)."""
+        return self.phase is not Phase.AUCTION and player == self.bidder
+
+    def settlement(self) -> dict[str, Any] | None:
+        """Who went out first and what each seat collects (``None`` while the hand runs)."""
+        if self.phase is not Phase.OVER:
+            return None
+        return {"winner": self.winner, "bidder": self.bidder, "bid": self.high_bid,
+                "bidder_made": self.winner == self.bidder, "returns": self.returns()}
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` may see: its own hand (and the kitty once it has taken it),
+        every move so far, how many cards each seat holds, the auction, the play to beat, and
+        the settlement once the hand is over. Never another seat's cards or a closed kitty."""
+        if type(player) is not int or not 0 <= player < NUM_PLAYERS:
+            raise InputError(f"player must be a seat 0-{NUM_PLAYERS - 1}, got {player!r}")
+        over = self.phase is Phase.OVER
+        return {
+            "game": self.game_name, "player": player, "num_players": NUM_PLAYERS,
+            "rules": self.rules_json(), "phase": self.phase.value,
+            "dealer": self.dealer, "opener": self.opener,
+            "to_act": None if over else self.to_act,
+            "hand": format_cards(self.hands[player]),
+            "counts": self.counts(),
+            "kitty_size": KITTY_SIZE,
+            "kitty": format_cards(self.kitty) if self.kitty_seen_by(player) else None,
+            "high_bid": self.high_bid,
+            "bidder": self.bidder if self.bidder >= 0 else None,
+            "pile": None if self.pile is None else {"player": self.last_player,
+                                                    "move": self.pile.to_json()},
+            "passes": self.passes,
+            "history": [{"player": p, "move": m.to_json()} for p, m in self.history],
+            "settlement": self.settlement(),
+        }
+
+    def hidden_cards(self, player: int) -> set[int]:
+        """The other seats' cards, and the kitty while the auction runs (nobody sees it)."""
+        hidden = {c for seat, hand in enumerate(self.hands) if seat != player for c in hand}
+        if self.phase is Phase.AUCTION:
+            hidden.update(self.kitty)
+        return hidden
+
+    # ------------------------------------------------------------------ documents
+    def deal_json(self) -> dict[str, Any]:
+        """The deal: the three hands of 16 as dealt, the kitty and the dealer."""
+        dealt = [list(h) for h in self.hands]
+        for seat, move in self.history:  # put the played cards back
+            dealt[seat].extend(move.cards)
+        if self.phase is not Phase.AUCTION:
+            kitty = set(self.kitty)
+            dealt[self.bidder] = [c for c in dealt[self.bidder] if c not in kitty]
+        return {"hands": [format_cards(sort_cards(h)) for h in dealt],
+                "kitty": format_cards(self.kitty), "dealer": self.dealer}
+
+    def rules_json(self) -> dict[str, Any]:
+        return self.rules.to_dict()
+
     def __repr__(self) -> str:
         return (f"DaSanState(phase={self.phase.value}, to_act={self.current_player}, "
                 f"bid={self.high_bid}, bidder={self.bidder}, cards={self.counts()}, pile={self.pile})")
 
 
-def _parse_deal(hands: Sequence[Any]) -> tuple[list[list[int]], tuple[int, ...]]:
-    if isinstance(hands, str) or len(hands) not in (NUM_PLAYERS, NUM_PLAYERS + 1):
+def _parse_deal(hands: Any) -> tuple[list[list[int]], tuple[int, ...]]:
+    if isinstance(hands, str) or not isinstance(hands, Sequence) \
+            or len(hands) not in (NUM_PLAYERS, NUM_PLAYERS + 1):
         raise CardError("hands: give 3 hands of 16 cards (and optionally the 4-card kitty)")
     parsed = [parse_cards(h, count=HAND_SIZE) for h in hands[:NUM_PLAYERS]]
     seen = [c for h in parsed for c in h]
@@ -291,13 +368,26 @@ def _parse_deal(hands: Sequence[Any]) -> tuple[list[list[int]], tuple[int, ...]]
     return parsed, tuple(rest)
 
 
-def new_game(seed: int | None = None, hands: Sequence[Any] | None = None,
-             rules: DaSanRules | dict | None = None, dealer: int | None = None) -> DaSanState:
+def new_game(seed: int | None = None, hands: Sequence[Any] | Mapping[str, Any] | None = None,
+             rules: DaSanRules | Mapping[str, Any] | None = None,
+             dealer: int | None = None) -> DaSanState:
     """Deal a hand: the dealer draw (unless ``dealer`` is given, e.g. the last winner), the deal.
 
-    ``hands``: 3 hands of 16 cards, optionally followed by the kitty, instead of a shuffle.
+    ``hands``: 3 hands of 16 cards, optionally followed by the kitty, instead of a shuffle; or
+    the :meth:`~DaSanState.deal_json` document ``{"hands", "kitty", "dealer"}``.
     """
-    rules = make_rules(rules)
+    rules = DaSanRules.from_options(rules)
+    if isinstance(hands, Mapping):
+        unknown = sorted(str(k) for k in hands if k not in ("hands", "kitty", "dealer"))
+        if unknown:
+            raise InputError(f"unknown field(s) of a Da San deal: {', '.join(unknown)}; "
+                             f"the fields are hands, kitty, dealer")
+        if dealer is None:
+            dealer = hands.get("dealer")
+        given = hands.get("hands")
+        if not isinstance(given, Sequence) or isinstance(given, str) or len(given) != NUM_PLAYERS:
+            raise CardError("deal: hands must be a list of 3 hands of 16 cards")
+        hands = [*given, hands["kitty"]] if hands.get("kitty") is not None else list(given)
     rng = random.Random(seed)
     draw = None
     if dealer is None:

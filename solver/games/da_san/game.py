@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.games.base import GameInfo, MoveArg, from_json_via
-from solver.games.da_san import moves_result
+from solver.games.base import GameInfo, MoveArg, Option, from_json_via
 from solver.games.da_san.bots import greedy_bot, random_bot
 from solver.games.da_san.engine import new_game
+from solver.games.da_san.moves import moves_result
+from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
 
 
 def moves(hand: Any, current: Any = None, all_suits: bool = False) -> dict[str, Any]:
@@ -30,8 +31,12 @@ GAME = GameInfo(
     players=(3, 3),
     zero_sum=True,
     simultaneous=False,
+    options=(
+        Option("min_run", DEFAULT_RULES.min_run, "fewest ranks in a run",
+               minimum=MIN_RUN_LOW, maximum=MIN_RUN_HIGH),
+    ),
     aliases=("big-three",),
-    bots={"greedy": lambda: greedy_bot, "random": lambda: random_bot()},
+    bots={"greedy": lambda: greedy_bot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "4c 4d 5h 6s 7c"', positional=True),

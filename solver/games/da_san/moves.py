@@ -16,17 +16,19 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations, product
 from typing import Any
 
 from solver.cards import format_cards, parse_cards
-from solver.errors import CardError, IllegalMoveError, RulesError
+from solver.errors import CardError, IllegalMoveError
+from solver.games.base import label
+from solver.games.da_san.rules import DEFAULT_RULES, RUN_TOP, DaSanRules
 
 RANK_ORDER = "456789TJQKA23"  # Da San rank index 0..12, low to high
-RUN_TOP = 9  # runs use ranks 4..K, i.e. Da San ranks 0..9
+MAX_BID = 3
 MAX_HAND = 20  # the bidder's 16 cards plus the 4-card kitty
 
 # Da San rank of each card id (4 -> 0, ..., A -> 10, 2 -> 11, 3 -> 12) and a sort key.
@@ -51,40 +53,29 @@ class Kind(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def label(self) -> str:
+        """The snake_case label (the one style of every game's output)."""
+        return self.value
 
+    @classmethod
+    def parse(cls, text: Any) -> Kind:
+        """The kind a label names, in any style (``pair-run``, ``Pair Run``, ``pair_run``)."""
+        if isinstance(text, Kind):
+            return text
+        kind = _KIND_BY_LABEL.get(label(text)) if isinstance(text, str) else None
+        if kind is None:
+            raise IllegalMoveError(f"unknown Da San move kind {text!r}; one of "
+                                   f"{', '.join(k.label for k in cls)}")
+        return kind
+
+
+_KIND_BY_LABEL = {k.value: k for k in Kind}
+PLAY_KINDS = tuple(k for k in Kind if k not in (Kind.PASS, Kind.BID))
 SET_KINDS = (None, Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.QUAD)
 RUN_KINDS = (None, Kind.RUN, Kind.PAIR_RUN, Kind.TRIO_RUN, Kind.QUAD_RUN)
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
 WIDTH = {k: w for w in range(1, 5) for k in (SET_KINDS[w], RUN_KINDS[w])}
-
-
-@dataclass(frozen=True)
-class DaSanRules:
-    """Rule options; the defaults are the rules file. ``min_run``: fewest ranks in a run."""
-
-    min_run: int = 3
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.min_run, int) or isinstance(self.min_run, bool) \
-                or not 2 <= self.min_run <= RUN_TOP + 1:
-            raise RulesError(f"min_run must be an integer from 2 to {RUN_TOP + 1}, got {self.min_run!r}")
-
-
-DEFAULT_RULES = DaSanRules()
-
-
-def make_rules(rules: DaSanRules | dict[str, Any] | None) -> DaSanRules:
-    """Rules from ``None`` (defaults), a :class:`DaSanRules` or a dict of options."""
-    if rules is None:
-        return DEFAULT_RULES
-    if isinstance(rules, DaSanRules):
-        return rules
-    if isinstance(rules, dict):
-        unknown = sorted(set(rules) - {"min_run"})
-        if unknown:
-            raise RulesError([f"unknown Da San rule option {k!r}" for k in unknown])
-        return DaSanRules(**rules)
-    raise RulesError(f"rules must be a dict of options, got {type(rules).__name__}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +108,17 @@ class Move:
     @property
     def labels(self) -> list[str]:
         return format_cards(self.cards)
+
+    @property
+    def amount(self) -> int | None:
+        """The amount of a bid (``None`` for other moves)."""
+        return self.strength if self.kind is Kind.BID else None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"cards": [...], "kind": ...}``, plus ``amount`` for a bid."""
+        if self.kind is Kind.BID:
+            return {"cards": [], "kind": "bid", "amount": self.strength}
+        return {"cards": format_cards(self.cards), "kind": self.kind.value}
 
     def beats(self, other: Move | None) -> bool:
         """True if this play may follow ``other`` (``None`` or a pass: any play leads)."""
@@ -154,6 +156,62 @@ def _move(cards: tuple[int, ...], kind: Kind, strength: int) -> Move:
 def bid(amount: int) -> Move:
     """The auction move bidding ``amount`` (1-3)."""
     return Move((), Kind.BID, amount)
+
+
+def parse_move(doc: Any, rules: DaSanRules = DEFAULT_RULES) -> Move:
+    """The move a document stands for: ``move.to_json()`` output (a kind in any label style),
+    or a text form: ``"pass"``, ``"bid 2"``, cards (``"4c 4d"``, a list of card strings or
+    ids). A play's cards must be a combination, of the kind given if one is."""
+    if isinstance(doc, Move):
+        return doc
+    if isinstance(doc, str):
+        words = doc.strip().lower().split()
+        if words in (["pass"], []):
+            return PASS
+        if words[0] == "bid":
+            if len(words) != 2 or not words[1].isdigit():
+                raise IllegalMoveError(f"a bid is written 'bid N' with N from 1 to {MAX_BID}, "
+                                       f"got {doc!r}")
+            return _bid_move(int(words[1]))
+        return _play(card_ids(doc, "move"), None, rules)
+    if isinstance(doc, (list, tuple)):
+        return _play(card_ids(doc, "move"), None, rules) if doc else PASS
+    if not isinstance(doc, Mapping):
+        raise IllegalMoveError("a Da San move is {cards, kind} (and amount for a bid), 'pass', "
+                               f"'bid N' or cards; got {type(doc).__name__}")
+    unknown = sorted(str(k) for k in doc if k not in ("cards", "kind", "amount"))
+    if unknown:
+        raise IllegalMoveError(f"unknown field(s) of a Da San move: {', '.join(unknown)}; "
+                               f"the fields are cards, kind, amount")
+    kind = Kind.parse(doc["kind"]) if doc.get("kind") is not None else None
+    cards = doc.get("cards") or ()
+    if kind is Kind.BID or (kind is None and "amount" in doc):
+        if cards:
+            raise IllegalMoveError("a bid has no cards")
+        return _bid_move(doc.get("amount"))
+    if kind is Kind.PASS or (kind is None and not cards):
+        if cards:
+            raise IllegalMoveError("a pass has no cards")
+        return PASS
+    if not cards:
+        raise IllegalMoveError(f"a {kind.label} needs cards")
+    return _play(card_ids(cards, "move"), kind, rules)
+
+
+def _bid_move(amount: Any) -> Move:
+    if type(amount) is not int or not 1 <= amount <= MAX_BID:
+        raise IllegalMoveError(f"a bid amount is 1 to {MAX_BID}, got {amount!r}")
+    return bid(amount)
+
+
+def _play(ids: tuple[int, ...], kind: Kind | None, rules: DaSanRules) -> Move:
+    move = classify_ids(ids, rules)
+    if move is None:
+        raise IllegalMoveError(f"{' '.join(format_cards(sort_cards(ids)))} is not a Da San "
+                               f"combination")
+    if kind is not None and move.kind is not kind:
+        raise IllegalMoveError(f"{' '.join(move.labels)} is a {move.kind.label}, not a {kind.label}")
+    return move
 
 
 def sort_cards(cards: Iterable[int]) -> tuple[int, ...]:
@@ -199,9 +257,9 @@ def classify_ids(cards: tuple[int, ...], rules: DaSanRules = DEFAULT_RULES) -> M
     return None
 
 
-def classify(cards: Any, rules: DaSanRules | dict | None = None) -> Move | None:
+def classify(cards: Any, rules: DaSanRules | Mapping[str, Any] | None = None) -> Move | None:
     """The move ``cards`` make (a pass if empty), or ``None`` when they are no combination."""
-    return classify_ids(card_ids(cards, "cards"), make_rules(rules))
+    return classify_ids(card_ids(cards, "cards"), DaSanRules.from_options(rules))
 
 
 def group_by_rank(hand: Iterable[int]) -> list[tuple[int, ...]]:
@@ -306,7 +364,7 @@ def moves_from_groups(
 def legal_moves(
     hand: Any,
     current: Any = None,
-    rules: DaSanRules | dict | None = None,
+    rules: DaSanRules | Mapping[str, Any] | None = None,
     all_suits: bool = False,
 ) -> list[Move]:
     """Every legal move of ``hand`` on ``current`` (``None``: leading; the pass is last).
@@ -315,7 +373,7 @@ def legal_moves(
     ``all_suits`` every concrete choice of cards. ``current`` may be a :class:`Move` or cards;
     cards that are no combination raise :class:`IllegalMoveError`.
     """
-    rules = make_rules(rules)
+    rules = DaSanRules.from_options(rules)
     ids = card_ids(hand, "hand")
     if not ids:
         raise CardError("hand: no cards")
@@ -342,3 +400,22 @@ def current_move(current: Any, rules: DaSanRules = DEFAULT_RULES) -> Move | None
         raise IllegalMoveError(
             f"current: {' '.join(format_cards(sort_cards(ids)))} is not a Da San combination")
     return move
+
+
+def moves_result(hand: Any, current: Any = None, all_suits: bool = False,
+                 rules: DaSanRules | Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready answer of ``capsa moves da-san`` and ``POST /v1/da-san/moves``."""
+    moves = legal_moves(hand, current, rules, all_suits)
+    return {"moves": [m.to_json() for m in moves if m.cards],
+            "can_pass": any(m.is_pass for m in moves)}
+
+
+def classify_result(cards: Any, rules: DaSanRules | Mapping[str, Any] | None = None
+                    ) -> dict[str, Any]:
+    """The JSON-ready answer of ``POST /v1/da-san/classify`` (``kind`` null: no combination)."""
+    ids = card_ids(cards, "cards")
+    move = classify_ids(ids, DaSanRules.from_options(rules))
+    if move is None:
+        return {"cards": format_cards(sort_cards(ids)), "kind": None, "strength": None, "top": None}
+    return {"cards": move.labels, "kind": move.kind.label,
+            "strength": move.strength if move.cards else None, "top": move.top}

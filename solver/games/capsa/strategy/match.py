@@ -39,6 +39,7 @@ from solver.games.capsa.rules import Rules, resolve_rules
 from solver.games.capsa.solve import arrange, hand_seed
 from solver.games.capsa.splits import Arrangement, unpack_split
 from solver.games.capsa.strategy.play import deal, naive_play, table_play
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 STRATEGIES = ("naive", "table", "montecarlo")
 MAX_DEALS = 10_000_000
@@ -48,32 +49,50 @@ Z95 = 1.96
 @dataclass(frozen=True)
 class Strategy:
     """A way of setting a hand: ``naive`` (strongest back, then middle), ``table`` (the
-    self-play row tables) or ``montecarlo`` (``samples`` random deals of the unseen cards)."""
+    self-play row tables) or ``montecarlo`` (``samples`` random deals of the unseen cards).
+
+    ``tables`` is a table file of the shipped format (default: the shipped one): the tables
+    ``table`` plays with, or those the sampled opponents of ``montecarlo`` play with, so that
+    ``montecarlo`` is a best response to that ``table``."""
 
     name: str
     samples: int = 1000
+    tables: str | None = None
 
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
             raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.name!r}")
         if self.name == "montecarlo" and not 1 <= self.samples <= 20_000:
             raise InputError(f"samples must be between 1 and 20000, got {self.samples}")
+        if self.tables is not None and self.name == "naive":
+            raise InputError("naive plays without tables; tables go with table or montecarlo")
+        if self.tables is not None and not os.path.isfile(self.tables):
+            raise InputError(f"table file {self.tables!r} does not exist")
 
     @property
     def label(self) -> str:
-        return f"montecarlo({self.samples})" if self.name == "montecarlo" else self.name
+        base = f"montecarlo({self.samples})" if self.name == "montecarlo" else self.name
+        return base if self.tables is None else f"{base}[{os.path.basename(self.tables)}]"
+
+    def row_tables(self, rules: Rules) -> StrategyTables:
+        """The row tables this strategy plays (``table``) or samples opponents with."""
+        return tables_for(rules, self.tables)
 
     def arrangements(self, hands: np.ndarray, rules: Rules, opponents: int,
                      seed: int) -> list[Arrangement]:
         """The arrangement this strategy picks for each hand of an (N, 13) array."""
         if len(hands) == 0:
             return []
-        if self.name in ("naive", "table"):
-            play = naive_play if self.name == "naive" else table_play
-            packed = play(hands, rules)[0]
+        if self.name == "naive":
+            packed = naive_play(hands, rules)[0]
             return [unpack_split(h, int(p)) for h, p in zip(hands, packed)]
+        if self.name == "table":
+            packed = table_play(hands, rules, self.row_tables(rules))[0]
+            return [unpack_split(h, int(p)) for h, p in zip(hands, packed)]
+        opp_tables = None if self.tables is None else self.row_tables(rules)
         return [arrange(h, rules, opponents, "montecarlo", self.samples,
-                        seed=hand_seed(seed, h), top=1).best.arrangement for h in hands]
+                        seed=hand_seed(seed, h), top=1, tables=opp_tables).best.arrangement
+                for h in hands]
 
     def seats(self, hands: np.ndarray, rules: Rules, opponents: int, seed: int) -> list[Seat]:
         """Referee seats for each hand: a declared natural, or the strategy's arrangement."""
@@ -183,3 +202,94 @@ def duplicate_match(a: str | Strategy, b: str | Strategy, deals: int = 1000, pla
     se = float(margins.std(ddof=1) / math.sqrt(deals)) if deals > 1 else float("nan")
     return MatchResult(sa.label, sb.label, players, r, deals, mean, se, seed,
                        time.perf_counter() - start, margins)
+
+
+# ---------------------------------------------------------------- exploitability
+@dataclass(frozen=True)
+class ExploitChunk:
+    """A best response's results on some duplicate deals against the ``table`` strategy S.
+
+    ``margin``: BR's duplicate-deal margin over S per deal (as :func:`deal_margins`; in 4
+    players, seat 0's points summed over the three opponents). ``gain``: the same quantity's
+    conditional expectation given the cards BR holds: where BR sets a hand differently from S,
+    both settings are scored against ``eval_samples`` fresh deals of the unseen cards set by S
+    (common random numbers, drawn independently of BR's own samples, so the estimate is
+    unbiased); where they agree, the gain is exactly 0. Both estimate the exploitability (E[gain]),
+    the second with far less variance. ``differ``: hands BR set differently from S."""
+
+    margin: np.ndarray
+    gain: np.ndarray
+    differ: int
+
+
+EVAL_SALT = 0x5EED_E7A1
+
+
+def eval_seed(seed: int, hand: np.ndarray) -> int:
+    """Seed of the fresh evaluation deals of one hand (independent of :func:`hand_seed`)."""
+    return int(np.random.SeedSequence([seed, EVAL_SALT, *sorted(int(c) for c in hand)])
+               .generate_state(2, np.uint64)[0] >> np.uint64(1))
+
+
+def seat_gain(hand: np.ndarray, mine: Seat, theirs: Seat, rules: Rules, opponents: int,
+              tables: StrategyTables, samples: int, seed: int) -> float:
+    """Expected points (summed over the opponents) of setting ``hand`` as ``mine`` rather than
+    as ``theirs``, against ``samples`` deals of the unseen cards set with ``tables``."""
+    if mine.strengths == theirs.strengths and mine.royalties == theirs.royalties \
+            and mine.natural is None and theirs.natural is None:
+        return 0.0
+    from solver.games.capsa import kernels as K
+    from solver.games.capsa.solve import _opponent_rows
+    from solver.games.capsa.strategy.play import kernel_params
+
+    unseen = np.setdiff1d(np.arange(52), hand)
+    opp = _opponent_rows(deal(np.random.default_rng(eval_seed(seed, hand)), samples, opponents,
+                              unseen), rules, tables)
+    cand = np.array([mine.strengths, theirs.strengths], dtype=np.int64)
+    roy = np.array([mine.royalties, theirs.royalties], dtype=np.int64)
+    points = np.empty(2)
+    win = np.empty((2, 3), dtype=np.int64)
+    tie = np.empty((2, 3), dtype=np.int64)
+    scoop = np.empty(2, dtype=np.int64)
+    played = np.empty(2, dtype=np.int64)
+    scoring, bonus, net, single = kernel_params(rules)
+    K.score_candidates(cand, roy, *opp, scoring, int(bonus), net, single,
+                       points, win, tie, scoop, played)
+    return float(points[0] - points[1]) / samples
+
+
+def exploit_chunk(tables: str | None, samples: int, rules: Rules, deals: np.ndarray, seed: int,
+                  eval_samples: int = 1000) -> ExploitChunk:
+    """BR(S) = ``montecarlo`` (``samples``, opponents set by S) against S = ``table`` with the
+    tables of the file ``tables`` (None: the shipped ones), on the duplicate deals (n, players,
+    13). Deterministic for the deals and the seed."""
+    n, players = deals.shape[:2]
+    opp = players - 1
+    s = Strategy("table", tables=tables)
+    br = Strategy("montecarlo", samples, tables=tables)
+    st = s.row_tables(rules)
+    flat = np.sort(deals.reshape(-1, 13), axis=1)
+    ss = s.seats(flat, rules, opp, seed)
+    margin = np.zeros(n)
+    gain = np.zeros(n)
+    differ = 0
+    if players == 2:
+        sb = br.seats(flat, rules, opp, seed)
+        for d in range(n):
+            b0, b1, s0, s1 = sb[2 * d], sb[2 * d + 1], ss[2 * d], ss[2 * d + 1]
+            margin[d] = (settle(b0, s1, rules).points + settle(b1, s0, rules).points) / 2
+            g = [seat_gain(flat[2 * d + i], b, t, rules, opp, st, eval_samples, seed)
+                 for i, (b, t) in enumerate(((b0, s0), (b1, s1)))]
+            differ += sum(x != 0.0 for x in g)
+            gain[d] = (g[0] + g[1]) / 2
+        return ExploitChunk(margin, gain, differ)
+    sb = br.seats(flat[::players], rules, opp, seed)
+    for d in range(n):
+        others = ss[d * players + 1:(d + 1) * players]
+        first = sum(settle(sb[d], o, rules).points for o in others)
+        second = sum(settle(ss[d * players], o, rules).points for o in others)
+        margin[d] = first - second
+        gain[d] = seat_gain(flat[d * players], sb[d], ss[d * players], rules, opp, st,
+                            eval_samples, seed)
+        differ += gain[d] != 0.0
+    return ExploitChunk(margin, gain, int(differ))

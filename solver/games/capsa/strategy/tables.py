@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.games.capsa.rules import NATURAL_KINDS, Rules
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
@@ -54,7 +55,7 @@ class StrategyTables:
     preset: str
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
 def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
     """The histograms of every trained preset, and the file's metadata under ``"meta"``."""
     with np.load(path, allow_pickle=False) as data:
@@ -85,10 +86,15 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str) ->
 
 
 @lru_cache(maxsize=64)
-def tables_for(rules: Rules) -> StrategyTables:
-    """The strategy tables for a set of rules (cached)."""
+def tables_for(rules: Rules, path: str | None = None) -> StrategyTables:
+    """The strategy tables for a set of rules (cached), from the shipped data file or from
+    another table file of the same format at ``path`` (a candidate being measured)."""
     preset = training_preset(rules)
-    raw = load_raw()[preset]
+    data = load_raw(str(DATA_FILE) if path is None else str(path))
+    if preset not in data:
+        raise InputError(f"table file {Path(str(path)).name!r} has no {preset!r} preset; it has "
+                         f"{', '.join(k for k in data if k != 'meta') or 'none'}")
+    raw = data[preset]
     return derive(raw["hist"], raw["naturals"], rules, preset)
 
 
