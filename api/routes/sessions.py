@@ -23,7 +23,7 @@ from pydantic import Field
 from api.endpoint import ApiError, Body, Int, json_endpoint
 from solver.errors import IllegalMoveError, InputError
 from solver.games import get_game, list_games
-from solver.sessions.service import LeakError, SessionService, SessionStateError
+from solver.sessions.service import LeakError, SessionService, SessionStateError, has_advisor
 from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
 
 bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
@@ -119,6 +119,16 @@ class MoveRequest(Body):
         description="a move as the legal_moves list gives it (Capsa: front, middle, back)")
 
 
+RowCards = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=13)]
+
+
+class RowsRequest(Body):
+    token: Token
+    rows: dict[Annotated[str, Field(max_length=20)], RowCards] = Field(
+        description="Capsa rows being set: front, middle and back, each a list of cards "
+                    "(rows may be partly filled)")
+
+
 class HandRequest(Body):
     token: Token
     n: HandNo
@@ -161,6 +171,7 @@ def games() -> dict:
             playable, reason = False, "its engine does not give seat views yet"
         out.append({"name": info.name, "title": info.title, "players": list(info.players),
                     "bots": list(info.bots), "playable": playable, "reason": reason,
+                    "advisor": has_advisor(info),
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "choices": list(o.choices) if o.choices else None,
                                  "minimum": o.minimum, "maximum": o.maximum}
@@ -187,6 +198,12 @@ def state(body: TokenRequest) -> dict:
                summary="Play my move; the bots answer up to my next turn or the hand's end")
 def move(body: MoveRequest) -> dict:
     return _guard(service().move, body.token, body.move)
+
+
+@json_endpoint(bp, "/check", RowsRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Capsa: check the rows being set (each full row's kind, foul so far)")
+def check(body: RowsRequest) -> dict:
+    return service().check_rows(body.token, body.rows)
 
 
 @json_endpoint(bp, "/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,

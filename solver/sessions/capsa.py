@@ -110,3 +110,49 @@ def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMP
                             "gain": round(br.ev - actual, 6)}
     out["hand"] = format_cards(hand)
     return out
+
+
+ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
+
+
+def check_rows(hand: Sequence[str], rules: Mapping[str, Any], rows: Mapping[str, Any]
+               ) -> dict[str, Any]:
+    """The live check of rows being set on the page: each full row's hand kind, and whether
+    the rows set so far already foul (the back must be at least the middle, the middle at
+    least the front). Rows may be partly filled; only the human's own cards are accepted."""
+    from solver.cards import parse_cards
+    from solver.errors import IllegalMoveError, InputError
+    from solver.games.capsa.evaluate import hand_kind, row_strength
+
+    unknown = sorted(str(k) for k in rows if k not in ROW_SIZES)
+    if unknown:
+        raise InputError(f"unknown row {unknown[0]!r}; rows are front, middle and back")
+    wheel = resolve_rules(scoring_rules(rules)).wheel
+    mine = set(parse_cards(list(hand)))
+    seen: set[int] = set()
+    out: dict[str, Any] = {}
+    strengths: dict[str, int] = {}
+    for name, size in ROW_SIZES.items():
+        cards = parse_cards(rows.get(name) or [])
+        if len(cards) > size:
+            raise IllegalMoveError(f"the {name} row holds {size} cards, got {len(cards)}")
+        for c in cards:
+            if c not in mine:
+                raise IllegalMoveError(f"{format_cards([c])[0]} is not in your hand")
+            if c in seen:
+                raise IllegalMoveError(f"{format_cards([c])[0]} is in two rows")
+            seen.add(c)
+        full = len(cards) == size
+        if full:
+            strengths[name] = row_strength(cards, wheel)
+        out[name] = {"cards": len(cards), "size": size, "full": full,
+                     "kind": hand_kind(strengths[name], wheel).label if full else None}
+    problems = []
+    if {"back", "middle"} <= set(strengths) and strengths["back"] < strengths["middle"]:
+        problems.append("the back is weaker than the middle")
+    if {"middle", "front"} <= set(strengths) and strengths["middle"] < strengths["front"]:
+        problems.append("the middle is weaker than the front")
+    if {"back", "front"} <= set(strengths) and strengths["back"] < strengths["front"]:
+        problems.append("the back is weaker than the front")
+    return {"rows": out, "complete": len(strengths) == 3, "foul": bool(problems),
+            "problems": problems}

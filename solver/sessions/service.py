@@ -24,6 +24,7 @@ from solver.cards import parse_card
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games import canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
+from solver.sessions.continuation import game_over, next_hand_options
 from solver.sessions.store import Session, SessionStore
 
 LEGAL_LIST_MAX = 2000  # longer move lists (Capsa's ~20,000 splits) go as a count only
@@ -78,6 +79,11 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
     if not low <= value <= high:
         raise InputError(f"{name} must be from {low} to {high}, got {value}")
     return value
+
+
+def has_advisor(info: GameInfo) -> bool:
+    """Whether ``/advice`` answers for this game (Capsa's solver, or the game's ``advise``)."""
+    return info.name == "capsa" or info.advise is not None
 
 
 class SessionService:
@@ -148,6 +154,7 @@ class SessionService:
                   "moves": len(state.history), "review": self._review(session, state)}
         session.state["recorded"] = True
         session.state["review"] = record["review"]
+        session.state["game_over"] = record["game_over"] = game_over(session.game, state)
         return record
 
     def _review(self, session: Session, state: GameState) -> dict[str, Any] | None:
@@ -196,6 +203,8 @@ class SessionService:
             "returns": [float(x) for x in state.returns()] if terminal else None,
             "review": session.state.get("review") if terminal else None,
             "presentation": "capsa_rows" if session.game == "capsa" else "generic",
+            "advisor": has_advisor(info),
+            "game_over": session.state.get("game_over") if terminal else None,
             "expires": session.expires,
         }
         self.check_no_leak(out, state, seat)
@@ -275,7 +284,8 @@ class SessionService:
         info = self._info(session.game)
         n = session.state["n"] + 1
         seed = derived_seed(session.meta["seed"], n)
-        state = info.new_game(seed=seed, rules=session.meta["rules"])
+        state = info.new_game(seed=seed, rules=session.meta["rules"],
+                              **next_hand_options(session.game, state))
         record = self._start_hand(session, state, n, seed, None)
         self.store.save(session, record)
         return self.view(session, state)
@@ -380,3 +390,19 @@ class SessionService:
             out = info.advise(obs, seed=seed)
         self.check_no_leak(out, state, seat)
         return out
+
+    def check_rows(self, token: str, rows: Any) -> dict[str, Any]:
+        """Capsa: the live check of the rows being set (hand kinds, foul so far)."""
+        session = self.store.load(token)
+        if session.game != "capsa":
+            raise SessionStateError(f"rows are checked for capsa only, not {session.game}")
+        state = self._state(session)
+        seat = session.meta["seat"]
+        if state.is_terminal() or state.current_player != seat:
+            raise SessionStateError("the rows are checked while you set them")
+        if not isinstance(rows, Mapping):
+            raise InputError("rows is an object {front, middle, back} of card lists")
+        from solver.sessions import capsa
+
+        obs = state.observation(seat)
+        return capsa.check_rows(obs["hands"][seat], obs["rules"], rows)
