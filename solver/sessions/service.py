@@ -183,12 +183,15 @@ class SessionService:
         to_act = state.players_to_act()
         your_turn = not terminal and state.current_player == seat
         legal: list[dict[str, Any]] | None = None
+        natural: dict[str, Any] | None = None
         count = 0
         if your_turn:
             moves = state.legal_moves(seat)
             count = len(moves)
             if count <= LEGAL_LIST_MAX:
                 legal = [state.move_json(m) for m in moves]
+            elif count and getattr(moves[count - 1], "kind", None) == "natural":
+                natural = state.move_json(moves[count - 1])  # Capsa: the natural one may declare
         out = {
             "game": session.game, "title": info.title, "seat": seat,
             "players": state.num_players,
@@ -199,7 +202,7 @@ class SessionService:
             "observation": state.observation(seat), "to_act": to_act,
             "current_player": None if state.current_player == TERMINAL else state.current_player,
             "your_turn": your_turn, "terminal": terminal,
-            "legal_moves": legal, "legal_count": count,
+            "legal_moves": legal, "legal_count": count, "natural_move": natural,
             "returns": [float(x) for x in state.returns()] if terminal else None,
             "review": session.state.get("review") if terminal else None,
             "presentation": "capsa_rows" if session.game == "capsa" else "generic",
