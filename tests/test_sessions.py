@@ -201,6 +201,17 @@ def test_no_answer_shows_a_hidden_card(make_app, name):
                                          .load(tok).state["doc"])
         assert not card_strings(frames) & final.hidden_cards(seat)
         assert len(frames["frames"]) == len(final.history) + 1
+        # export gives the whole deal: only once the rules have shown every card of it
+        r = c.post("/v1/sessions/export", json={"token": tok, "n": 1})
+        hidden = final.hidden_cards(seat)
+        assert r.status_code == (409 if hidden else 200), r.get_json()
+        if hidden:
+            assert r.get_json()["error"]["code"] == "hidden_cards"
+            assert "never showed you" in r.get_json()["error"]["message"]
+        else:
+            assert get_game(name).from_json(r.get_json()).returns() == final.returns()
+        hist = _post(c, "/v1/sessions/history", {"token": tok})["hands"]
+        assert hist[0]["exportable"] == (not hidden)
 
 
 TOKEN_ROUTES = ("state", "move", "next", "advice", "history", "hand", "replay", "export",

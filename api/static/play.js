@@ -948,8 +948,11 @@
         (hand.cost !== null && hand.cost !== undefined ? ", cost " + hand.cost.toFixed(3) : "");
       li.appendChild(el("span", "history-text", txt));
       const btns = el("span", "buttons tight");
-      [["Replay", () => openReplay(hand.n), "replay"], ["Play this deal again", () => playAgain(hand.n), "again"],
-        ["Export", () => exportHand(hand.n), "export"]].forEach(([label, fn, cls]) => {
+      const actions = [["Replay", () => openReplay(hand.n), "replay"],
+        ["Play this deal again", () => playAgain(hand.n), "again"]];
+      if (hand.exportable) actions.push(["Export", () => exportHand(hand.n), "export"]);
+      else btns.appendChild(el("span", "muted no-export", "no export: other seats' cards stay hidden"));
+      actions.forEach(([label, fn, cls]) => {
         const b = el("button", "secondary small-btn " + cls, label);
         b.type = "button";
         b.setAttribute("aria-label", label + " (hand " + hand.n + ")");

@@ -37,6 +37,11 @@ class SessionStateError(InputError):
 
     code = "invalid_state"
 
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code:
+            self.code = code
+
 
 class LeakError(RuntimeError):
     """An answer would have shown a card the seat may not see (a bug in a game's views)."""
@@ -151,7 +156,8 @@ class SessionService:
         record = {"n": session.state["n"], "seed": session.state.get("seed"),
                   "replay_of": session.state.get("replay_of"), "doc": state.to_json(),
                   "returns": returns, "points": returns[seat],
-                  "moves": len(state.history), "review": self._review(session, state)}
+                  "moves": len(state.history), "review": self._review(session, state),
+                  "exportable": not self._still_hidden(state, seat)}
         session.state["recorded"] = True
         session.state["review"] = record["review"]
         session.state["game_over"] = record["game_over"] = game_over(session.game, state)
@@ -320,7 +326,8 @@ class SessionService:
         session = self.store.load(token)
         hands = [{"n": r["n"], "replay_of": r.get("replay_of"), "returns": r["returns"],
                   "points": r["points"], "moves": r["moves"],
-                  "cost": (r.get("review") or {}).get("cost")}
+                  "cost": (r.get("review") or {}).get("cost"),
+                  "exportable": r.get("exportable", True)}
                  for r in self.store.hands(session)]
         return {"game": session.game, "seat": session.meta["seat"], "score": session.meta["score"],
                 "hands_played": session.meta.get("hands", 0), "hands": hands}
@@ -360,8 +367,22 @@ class SessionService:
         session = self.store.load(token)
         rec = self._hand(session, n)
         final = self._info(session.game).from_json(rec["doc"])
+        hidden = self._still_hidden(final, session.meta["seat"])
+        if hidden:
+            raise SessionStateError(
+                f"hand {n} cannot be exported: its deal holds {hidden} card(s) of the other "
+                f"seats that the rules of {session.game} never showed you (cards left in hand "
+                "at the end); replay it or play the deal again instead", code="hidden_cards")
         self.check_no_leak(rec["doc"], final, session.meta["seat"])
         return rec["doc"]
+
+    @staticmethod
+    def _still_hidden(final: GameState, seat: int) -> int:
+        """How many cards of a finished hand the seat was never shown."""
+        try:
+            return len(final.hidden_cards(seat))
+        except NotImplementedError:
+            return 0
 
     def import_hand(self, doc: Any, seat: Any = 0, bots: Any = None) -> tuple[Session, dict[str, Any]]:
         """A new session from an exported hand: a finished hand lands in the history (ready
