@@ -261,6 +261,19 @@ def test_big_two_whole_hand_only_legal_selections_play(page, live):
     shown = page.locator("#moves button.move").count()
     assert shown == len(view["legal_moves"])
     _shoot(page, "big-two")
+    # After my move the page tells the bots' answers, in the order they came.
+    page.click("#moves button.move >> nth=0")
+    _idle(page)
+    hist = _view(live, page)["observation"]["history"]
+    mine = max(i for i, h in enumerate(hist) if h["player"] == 0)
+    answers = hist[mine + 1:]
+    if answers:
+        since = page.inner_text("#since")
+        parts = since.split(" · ")
+        assert len(parts) == min(len(answers), 8)
+        for part, h in zip(parts, answers[-8:]):
+            assert part.startswith(f"Seat {h['player']} ")
+            assert all(c in part for c in h["move"]["cards"])
     moves = _play_first_moves(page)
     assert moves > 0
     final = _view(live, page)

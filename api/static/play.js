@@ -303,23 +303,29 @@
     $("table-heading").textContent = v.title + " · hand " + v.hand +
       (v.replay_of ? " (deal of hand " + v.replay_of + " again)" : "");
     $("hint-btn").hidden = !(v.advisor && v.your_turn);
-    renderStatus(v);
+    const fresh = renderLog(v, newHand);
+    renderStatus(v, fresh);
     renderSeats(v);
     const board = $("board");
     board.textContent = "";
     board.appendChild(renderBoard(v.observation, v));
-    renderLog(v, newHand);
     renderMine(v);
     renderResult(v);
   }
 
-  function renderStatus(v) {
+  function renderStatus(v, fresh) {
     const o = v.observation;
     let text;
     if (v.terminal) text = "The hand is over. " + resultLine(v);
     else if (v.your_turn) text = "Your turn" + (o.phase ? " (" + words(o.phase) + ")" : "") + ".";
     else text = "Waiting for " + seatName(v, v.current_player) + ".";
     $("status").textContent = text;
+    const since = $("since");
+    // The bots' moves since mine, in the order they were made (screen readers hear them too).
+    const shown = (fresh || []).slice(-8);
+    since.textContent = shown.length ? (fresh.length > shown.length ? "… " : "") +
+      shown.map((e) => seatName(v, e.player) + ": " + e.text).join(" · ") : "";
+    since.hidden = !shown.length;
   }
 
   function resultLine(v) {
@@ -490,9 +496,11 @@
       li.appendChild(el("span", null, e.text));
       list.appendChild(li);
     });
+    const fresh = evs.slice(S.seenHistory).filter((e) => e.player !== v.seat);
     S.seenHistory = evs.length;
     $("log-box").hidden = !evs.length;
-    if (list.lastChild) list.lastChild.scrollIntoView({ block: "nearest" });
+    list.scrollTop = list.scrollHeight;
+    return fresh;
   }
 
   // ------------------------------------------------------------------ my hand and moves
