@@ -343,11 +343,19 @@ def test_da_bai_fen_show_bury_tricks_to_settlement(page, live):
     assert "bury" in page.inner_text("#status")
     assert "Kitty (you lead)" in page.inner_text("#board")
     _shoot(page, "da-bai-fen-bury")
-    for _ in range(6):  # six cards, one at a time, chosen by selecting a card
+    for k in range(6):  # six cards, one at a time, chosen by selecting a card
         first = _shown_hand(page)[0]
-        page.click(f'#my-hand button[data-card="{first}"]')
-        page.click("#play-sel-btn")
+        if k % 2:  # by the keyboard: Space selects, Enter plays the selection
+            page.focus(f'#my-hand button[data-card="{first}"]')
+            page.keyboard.press("Space")
+            assert page.get_attribute(f'#my-hand button[data-card="{first}"]',
+                                      "aria-pressed") == "true"
+            page.keyboard.press("Enter")
+        else:
+            page.click(f'#my-hand button[data-card="{first}"]')
+            page.click("#play-sel-btn")
         _idle(page)
+        assert len(_view(live, page)["observation"]["buried"]) == k + 1
     view = _view(live, page)
     assert view["observation"]["phase"] in ("play", "over")
     assert len(view["observation"]["buried"]) == 6

@@ -180,12 +180,16 @@ def test_no_answer_shows_a_hidden_card(make_app, name):
         v = _post(c, "/v1/sessions", {"game": name, "rules": rules, "seed": game_no,
                                       "seat": game_no % players, "bots": list(info.bots)[-1]})
         tok, seat = v["token"], v["seat"]
+        asked = False
         for _ in range(600):
             svc_doc = c.application.extensions["sessions"].store.load(tok).state["doc"]
             hidden = _hidden(svc_doc, name, seat)
             assert not card_strings(v) & hidden
             for path in ("/v1/sessions/state", "/v1/sessions/history"):
                 assert not card_strings(_post(c, path, {"token": tok})) & hidden
+            if v["your_turn"] and v["advisor"] and not asked:  # the advisor sees my view only
+                asked = True
+                assert not card_strings(_post(c, "/v1/sessions/advice", {"token": tok})) & hidden
             if v["terminal"]:
                 break
             if v["legal_moves"] is not None:
