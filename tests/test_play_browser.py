@@ -126,12 +126,14 @@ def _idle(page) -> None:
 
 
 def _start(page, game: str, players: int | None = None, bots: str | None = None,
-           seed: int | None = None) -> None:
+           seed: int | None = None, seat_bots: dict[int, str] | None = None) -> None:
     page.select_option("#game", game)
     if players is not None:
         page.select_option("#players", str(players))
     if bots is not None:
         page.select_option("#bots", bots)
+    for seat, bot in (seat_bots or {}).items():
+        page.select_option(f"#bot-seat-{seat}", bot)
     if seed is not None:
         page.fill("#seed", str(seed))
     page.click("#start-btn")
@@ -177,7 +179,8 @@ def _shown_hand(page) -> list[str]:
 # ---------------------------------------------------------------- Capsa
 def test_capsa_table_with_rows_foul_check_best_and_review(page, live):
     _open(page, live)
-    _start(page, "capsa", players=3, bots="table", seed=17)
+    _start(page, "capsa", players=3, bots="table", seed=17, seat_bots={2: "montecarlo"})
+    assert [s["player"] for s in _view(live, page)["seats"]] == ["you", "table", "montecarlo"]
     hand = _shown_hand(page)
     assert len(hand) == 13 and page.is_visible("#hint-btn")
     # A fouling arrangement, set by clicks, keys and a drag: the page says it fouls.

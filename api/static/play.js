@@ -207,12 +207,38 @@
     const n = Number($("players").value) || S.games[$("game").value].players[1];
     const seats = [];
     for (let p = 0; p < n; p++) seats.push(p);
-    fillSelect($("seat"), seats, seats.map((p) => "Seat " + p), 0);
+    const seat = Math.min(Number($("seat").value) || 0, n - 1);
+    fillSelect($("seat"), seats, seats.map((p) => "Seat " + p), seat);
+    renderSeatBots();
+  }
+
+  // One bot choice per other seat (the "Bots play" choice sets them all).
+  function renderSeatBots() {
+    const g = S.games[$("game").value];
+    const n = Number($("players").value) || g.players[1];
+    const me = Number($("seat").value) || 0;
+    const box = $("seat-bots-fields");
+    box.textContent = "";
+    for (let p = 0; p < n; p++) {
+      if (p === me) continue;
+      const f = el("div", "field");
+      const lab = el("label", null, "Seat " + p);
+      const sel = el("select");
+      sel.id = "bot-seat-" + p;
+      sel.dataset.seat = String(p);
+      lab.htmlFor = sel.id;
+      fillSelect(sel, g.bots, null, $("bots").value);
+      f.appendChild(lab);
+      f.appendChild(sel);
+      box.appendChild(f);
+    }
   }
 
   function setupBody() {
     const g = S.games[$("game").value];
-    const body = { game: g.name, bots: $("bots").value, seat: Number($("seat").value) };
+    const bots = [...document.querySelectorAll("#seat-bots-fields select")].map((x) => x.value);
+    const body = { game: g.name, bots: bots.length ? bots : $("bots").value,
+      seat: Number($("seat").value) };
     const rules = {};
     if (g.options.some((o) => o.name === "players")) rules.players = Number($("players").value);
     document.querySelectorAll("#options-fields [data-option]").forEach((input) => {
@@ -601,11 +627,35 @@
       const v = await api("/v1/sessions/move", { token: S.token, move: move });
       show(v);
       if (v.terminal) refreshHistory();
+      focusTurn(v);
     });
   }
 
+  // After a move the buttons are new: give the keyboard a place to go on from.
+  function focusTurn(v) {
+    const next = v.terminal ? $("next-btn") :
+      document.querySelector("#my-hand button.card") || document.querySelector("#moves button.move");
+    if (next) next.focus({ preventScroll: true });
+  }
+
   // ------------------------------------------------------------------ Capsa rows
+  // Re-rendering the rows replaces the card buttons: keep the keyboard focus in place (on
+  // the same card while it stays in the hand, else on the card now at its place there).
   function renderCapsaMine(v) {
+    const a = document.activeElement;
+    const had = a && a.classList && a.classList.contains("in-hand") ? a.dataset.card : null;
+    const pool = had ? [...$("my-hand").querySelectorAll("button.card")].map((b) => b.dataset.card) : [];
+    drawCapsaMine(v);
+    if (!had) return;
+    const buttons = [...$("my-hand").querySelectorAll("button.card")];
+    const same = buttons.find((b) => b.dataset.card === had);
+    const wasPool = pool.includes(had);
+    const target = (wasPool && same) || (wasPool && buttons[Math.min(pool.indexOf(had), buttons.length - 1)]) ||
+      document.querySelector('#capsa-rows button.card[data-card="' + had + '"]') || same;
+    if (target) target.focus();
+  }
+
+  function drawCapsaMine(v) {
     const hand = $("my-hand");
     hand.textContent = "";
     $("moves-wrap").hidden = true;
@@ -1060,6 +1110,10 @@
     $("setup-form").addEventListener("submit", start);
     $("game").addEventListener("change", onGameChange);
     $("players").addEventListener("change", onPlayersChange);
+    $("seat").addEventListener("change", renderSeatBots);
+    $("bots").addEventListener("change", () => {
+      document.querySelectorAll("#seat-bots-fields select").forEach((x) => { x.value = $("bots").value; });
+    });
     $("import-btn").addEventListener("click", importHand);
     $("hint-btn").addEventListener("click", hint);
     $("next-btn").addEventListener("click", nextHand);
