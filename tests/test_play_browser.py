@@ -498,3 +498,40 @@ def test_every_game_is_offered_with_its_advisor_flag(page, live):
     page.click("text=Play against the bots")
     page.wait_for_selector("body[data-ready=true]")
     _shoot(page, "setup")
+
+
+def test_hint_lights_up_for_a_game_with_an_advisor(page, live, monkeypatch):
+    """A game that registers ``advise`` gets the hint button with no change to the page: here
+    Big Two with a stand-in advisor that names one legal move (its fields and cards in
+    another order than the legal list gives them)."""
+    import dataclasses
+
+    from solver.games import _LOADED
+
+    info = get_game("big-two")
+    seen: list[dict] = []
+    wanted: dict = {}
+
+    def advise(observation, seed=None, **_):
+        seen.append(observation)
+        move = wanted["move"]
+        return {"moves": [{"move": {"kind": move["kind"], "cards": move["cards"][::-1]},
+                           "value": 0.25, "stderr": 0.05}]}
+
+    monkeypatch.setitem(_LOADED, "big-two", dataclasses.replace(info, advise=advise))
+    _open(page, live)
+    _start(page, "big-two", players=4, bots="baseline", seed=31)
+    view = _view(live, page)
+    assert view["advisor"] and view["your_turn"] and page.is_visible("#hint-btn")
+    wanted["move"] = view["legal_moves"][-1]
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-box:not([hidden])")
+    assert seen and seen[-1] == view["observation"]  # the advisor got my view only
+    hinted = page.locator("#moves button.move.hinted")
+    assert hinted.count() == 1
+    assert int(hinted.get_attribute("data-index")) == len(view["legal_moves"]) - 1
+    assert "value +0.25" in page.inner_text("#hint-box")
+    hinted.click()
+    _idle(page)
+    assert _view(live, page)["observation"]["history"][
+        len(view["observation"]["history"])]["move"]["cards"] == wanted["move"]["cards"]

@@ -83,6 +83,12 @@
     const s = view.seats && view.seats[p];
     return "Seat " + p + (s ? " (" + s.player + ")" : "");
   }
+  // One spelling of a move whatever the order of its fields or cards (the advisor's moves
+  // are matched against the legal moves with it).
+  function moveKey(m) {
+    const keys = Object.keys(m || {}).filter((k) => k !== "cards").sort();
+    return JSON.stringify([[...((m && m.cards) || [])].sort(), keys.map((k) => [k, m[k]])]);
+  }
   function sameCards(a, b) {
     if (a.length !== b.length) return false;
     const x = [...a].sort(), y = [...b].sort();
@@ -607,14 +613,14 @@
         controls.appendChild(clr);
       }
     }
-    const hintKey = S.hint && S.hint.moves && S.hint.moves[0] ? JSON.stringify(S.hint.moves[0].move) : null;
+    const hintKey = S.hint && S.hint.moves && S.hint.moves[0] ? moveKey(S.hint.moves[0].move) : null;
     moves.forEach((m, i) => {
       const b = el("button", "move");
       b.type = "button";
       b.dataset.index = String(v.legal_moves.indexOf(m));
       b.appendChild(moveEl(m));
       b.setAttribute("aria-label", moveText(m));
-      if (hintKey && JSON.stringify(m) === hintKey) b.classList.add("hinted");
+      if (hintKey && moveKey(m) === hintKey) b.classList.add("hinted");
       b.addEventListener("click", () => play(m));
       box.appendChild(b);
       if (i === 0) b.dataset.first = "true";
