@@ -369,6 +369,15 @@ def test_da_bai_fen_show_bury_tricks_to_settlement(page, live):
     assert final["terminal"]
     assert "Defenders" in page.inner_text("#result-body")
     _shoot(page, "da-bai-fen-settled")
+    # Its replay, from the draw to the last trick.
+    page.click('#history-list li[data-n="1"] button.replay')
+    page.wait_for_selector("#replay:not([hidden])")
+    assert "Drawing" in page.inner_text("#replay-board")
+    page.keyboard.press("End")
+    assert "End of the hand" in page.inner_text("#replay-move")
+    assert "Points" in page.inner_text("#replay-board")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#replay")
     # The next hand keeps the levels the rules give.
     page.click("#next-btn")
     _idle(page)
