@@ -11,16 +11,19 @@ what the human's arrangement actually scored.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.cards import format_cards
-from solver.games.capsa import solve
-from solver.games.capsa.referee import make_seat
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.splits import Arrangement, parse_hand
-from solver.games.capsa.strategy.play import deal
+
+if TYPE_CHECKING:
+    from solver.games.capsa.solve import RankedArrangement
+    from solver.games.capsa.splits import Arrangement
+
+# The solver's modules load numba: they are imported where they are used, so that importing
+# the sessions package stays light (only kernel modules and what builds on them load numba).
 
 REVIEW_SAMPLES = 2000
 ADVICE_TOP = 5
@@ -35,6 +38,8 @@ def advice(observation: Mapping[str, Any], method: str = "table", seed: int = 0,
            top: int = ADVICE_TOP) -> dict[str, Any]:
     """The solver's best arrangements of the observing seat's 13 cards (from the
     observation only: the other hands are never looked at)."""
+    from solver.games.capsa import solve
+
     me = observation["player"]
     res = solve.arrange(observation["hands"][me], scoring_rules(observation["rules"]),
                         observation["num_players"] - 1, method, 1000, seed=seed, top=top)
@@ -43,10 +48,15 @@ def advice(observation: Mapping[str, Any], method: str = "table", seed: int = 0,
 
 def evs_on_deals(hand: Sequence[int], rules: Any, opponents: int, samples: int, seed: int,
                  arrangements: Sequence[Arrangement], top: int = ADVICE_TOP
-                 ) -> tuple[list[float], list[solve.RankedArrangement]]:
+                 ) -> tuple[list[float], list[RankedArrangement]]:
     """Expected points of each given arrangement and the solver's ``top`` best, all on the
     same ``samples`` deals of the unseen cards (the deals ``arrange(method="montecarlo",
     seed=seed)`` uses)."""
+    from solver.games.capsa import solve
+    from solver.games.capsa.referee import make_seat
+    from solver.games.capsa.splits import parse_hand
+    from solver.games.capsa.strategy.play import deal
+
     r = resolve_rules(rules)
     h = parse_hand(list(hand))
     sp = solve._valid_splits(h, r)
@@ -67,6 +77,9 @@ def evs_on_deals(hand: Sequence[int], rules: Any, opponents: int, samples: int, 
 def _opponents_known(result_players: list[dict], moves: list[dict], me: int, rules: Any):
     """Known-opponent arrays for ``arrange(method="known")`` from what the other seats
     actually played (an arrangement, or a declared natural)."""
+    from solver.games.capsa import solve
+    from solver.games.capsa.splits import parse_hand
+
     r = resolve_rules(rules)
     h = parse_hand(moves[me]["cards"])
     parts = []
@@ -84,6 +97,9 @@ def _opponents_known(result_players: list[dict], moves: list[dict], me: int, rul
 def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMPLES
            ) -> dict[str, Any]:
     """The review of the observing seat's play on a settled table (see the module doc)."""
+    from solver.games.capsa import solve
+    from solver.games.capsa.splits import Arrangement, parse_hand
+
     me = observation["player"]
     moves = observation["moves"]
     result = observation["result"]
