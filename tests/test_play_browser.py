@@ -544,3 +544,17 @@ def test_hint_lights_up_for_a_game_with_an_advisor(page, live, monkeypatch):
     _idle(page)
     assert _view(live, page)["observation"]["history"][
         len(view["observation"]["history"])]["move"]["cards"] == wanted["move"]["cards"]
+
+
+def test_capsa_natural_declared_from_the_page(page, live):
+    c = live.app.test_client()
+    seed = next(s for s in range(600) if c.post("/v1/sessions", json={
+        "game": "capsa", "rules": {"players": 2}, "seed": s}).get_json()["natural_move"])
+    _open(page, live)
+    _start(page, "capsa", players=2, bots="table", seed=seed)
+    natural = _view(live, page)["natural_move"]["natural"]
+    assert natural.replace("_", " ") in page.inner_text("#natural-btn")
+    page.click("#natural-btn")
+    page.wait_for_selector("#review:not([hidden])")
+    assert "declared a natural" in page.inner_text("#review")
+    assert f"natural: {natural.replace('_', ' ')}" in page.inner_text("#result-body")

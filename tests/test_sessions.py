@@ -325,3 +325,36 @@ def test_da_bai_fen_levels_carry_over_between_hands(make_app):
         else:
             assert deal["leader"] == r.next_leader == deal["dealer"]
             assert [get_game("da-bai-fen").new_game(hands=deal).levels[t] for t in (0, 1)] == levels
+
+
+def _natural_seed(c, players: int = 2) -> tuple[int, dict]:
+    """A session seed whose first Capsa hand holds a natural (about one deal in 40)."""
+    for seed in range(600):
+        v = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": players},
+                                      "seed": seed})
+        if v["natural_move"]:
+            return seed, v
+    raise AssertionError("no natural in 600 deals")
+
+
+def test_capsa_natural_is_offered_and_declared(make_app):
+    from solver.games.capsa.naturals import detect_natural
+    from solver.games.capsa.rules import resolve_rules
+    from solver.games.capsa.splits import parse_hand
+
+    c = make_app().test_client()
+    _, v = _natural_seed(c)
+    hand = v["observation"]["hands"][0]
+    rules = {k: x for k, x in v["observation"]["rules"].items() if k != "players"}
+    natural = detect_natural(parse_hand(hand), resolve_rules(rules))
+    assert natural is not None and v["natural_move"]["natural"] == natural.kind
+    assert sorted(v["natural_move"]["cards"]) == sorted(hand)
+    done = _post(c, "/v1/sessions/move", {"token": v["token"], "move": v["natural_move"]})
+    assert done["terminal"] and done["observation"]["result"]["players"][0]["natural"]
+    assert done["review"]["declared_natural"] and done["review"]["cost"] is None
+    # a hand without a natural offers none
+    plain = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}, "seed": 1})
+    if plain["natural_move"] is None:
+        r = c.post("/v1/sessions/move", json={"token": plain["token"], "move": {
+            "kind": "natural", "cards": plain["observation"]["hands"][0]}})
+        assert r.status_code == 422 and "natural" in r.get_json()["error"]["message"]
