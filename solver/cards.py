@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -206,6 +206,34 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical strings for card ids, in the given order."""
     return [format_card(c) for c in cards]
 
+
+def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str = "hand",
+                labels: Sequence[str] = ()) -> list[str]:
+    """One problem per card that appears more than once across ``groups`` (hands, plays),
+    naming the card and where it is: what every game says of a deal or a table that repeats a
+    card. ``labels`` names groups one by one instead (``["hand 0", ..., "the kitty"]``).
+
+    >>> cards_twice([[0, 5], [5, 9], [9]], name="player")
+    ["card '3d' is dealt twice (players 0 and 1)", "card '4d' is dealt twice (players 1 and 2)"]
+    >>> cards_twice([[0], [0]], labels=["hand 0", "the kitty"])
+    ["card '2c' is dealt twice (hand 0 and the kitty)"]
+    """
+    where: dict[int, list[int]] = {}
+    for i, group in enumerate(groups):
+        for c in group:
+            where.setdefault(c, []).append(i)
+    out = []
+    for c in sorted(where):
+        held = where[c]
+        if len(held) > 1:
+            times = "twice" if len(held) == 2 else f"{len(held)} times"
+            if labels:
+                names = [labels[i] for i in held]
+                places = ", ".join(names[:-1]) + f" and {names[-1]}"
+            else:
+                places = f"{name}s " + ", ".join(map(str, held[:-1])) + f" and {held[-1]}"
+            out.append(f"card {format_card(c)!r} is {verb} {times} ({places})")
+    return out
 
 
 def cards_named(doc: object) -> set[int]:
