@@ -159,7 +159,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 # ---------------------------------------------------------------- table
 def _table_result(h: np.ndarray, v5: np.ndarray, v3: np.ndarray, rules: Rules, opponents: int,
                   top: int) -> tuple[list[RankedArrangement], int]:
-    st = tables_for(rules)
+    st = tables_for(rules).for_hand(h)
     scoring, bonus, net, single = kernel_params(rules)
     packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
