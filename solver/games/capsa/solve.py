@@ -55,11 +55,10 @@ from solver.games.capsa.strategy.play import (
     royalties_grow,
     table_play,
 )
+from solver.games.capsa.limits import MAX_SAMPLES, MAX_TOP
 from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
 
 METHODS = ("table", "montecarlo", "known")
-MAX_SAMPLES = 20_000
-MAX_TOP = 100
 ROW_NAMES = ("front", "middle", "back")
 
 
