@@ -30,16 +30,10 @@ from typing import Any
 import numpy as np
 from flask import Blueprint, current_app, jsonify, request
 from pydantic import BaseModel, ConfigDict, ValidationError
+from werkzeug.exceptions import HTTPException
 
 from api.schemas import Int, cards
 from solver.errors import InputError
-
-try:  # the errors gunicorn's body reader raises for a malformed chunked body
-    from gunicorn.http.errors import NoMoreData as _NoMoreData
-    from gunicorn.http.errors import ParseException as _ParseException
-    _BODY_ERRORS: tuple[type[BaseException], ...] = (_ParseException, _NoMoreData)
-except ImportError:  # pragma: no cover - gunicorn is a dependency
-    _BODY_ERRORS = ()
 
 __all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "ApiError", "Body", "Cards",
            "Int", "json_endpoint", "read_json_body", "register_error_handlers"]
@@ -182,9 +176,10 @@ def read_json_body() -> Any:
                        f"expected Content-Type application/json, got {request.mimetype or 'none'!r}")
     try:
         raw = _read_body()
-    except ApiError:
+    except (ApiError, HTTPException):
         raise
-    except (*_BODY_ERRORS, OSError, ValueError) as exc:
+    except Exception as exc:  # the server's reader failed on the client's bytes: gunicorn's
+        # InvalidChunkSize / NoMoreData on a malformed chunked body, a reset connection
         raise ApiError(400, "malformed_body",
                        f"the request body could not be read: {type(exc).__name__}") from None
     if json_depth_exceeds(raw):
@@ -236,8 +231,6 @@ def json_endpoint(
 
 
 def register_error_handlers(app: Any) -> None:
-    from werkzeug.exceptions import HTTPException
-
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
         return jsonify(exc.body()), exc.status
