@@ -104,6 +104,8 @@ def _validation_message(exc: ValidationError) -> tuple[str, str, list[dict]]:
     for err in exc.errors(include_url=False):
         # union branches are tagged ``<name>`` (see api.schemas); the path leaves them out
         path = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("<"))]
+        if path[-1:] == ["[key]"]:  # a bad key of a table: the message names it
+            path = path[:-2]
         loc = ".".join(str(p) for p in path) or "body"
         msg = err["msg"]
         types.add(err["type"])
