@@ -32,20 +32,16 @@ from flask import Blueprint, current_app, jsonify, request
 from pydantic import BaseModel, ConfigDict, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from api.schemas import Int, cards
+from api.schemas import Int
 from solver.errors import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "ApiError", "Body", "Cards",
-           "Int", "json_endpoint", "read_json_body", "register_error_handlers"]
+__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "ApiError", "Body", "Int",
+           "json_endpoint", "read_json_body", "register_error_handlers"]
 
 MAX_BODY_BYTES = 1_000_000
 MAX_JSON_DEPTH = 400
 SEMANTIC_STATUS = 422  # schema-valid, rejected by the game (see the module docstring)
 _READ_CHUNK = 64 * 1024
-
-# Kept for callers that want "any cards": 0 to 54 cards of the 54-card deck.
-Cards = cards(0, 54, jokers=True)
-
 
 class ApiError(Exception):
     """An error answered as ``{"error": {"code": ..., "message": ...}}`` with ``status``."""

@@ -11,6 +11,7 @@ appears in the document is fuzzed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,9 @@ from schemathesis.config import SchemathesisConfig
 
 from api import create_app
 
-# Bounded so the whole module stays well under a minute on two cores.
-MAX_EXAMPLES = 25
+# Bounded so the whole module stays well under a minute on two cores; a longer run:
+# CAPSA_FUZZ_EXAMPLES=500 pytest tests/test_api_fuzz.py
+MAX_EXAMPLES = int(os.environ.get("CAPSA_FUZZ_EXAMPLES", "25"))
 CONFIG_FILE = Path(__file__).with_name("schemathesis.toml")
 
 # The schema is read from the app at import (schemathesis' lazy ``from_fixture`` loader does

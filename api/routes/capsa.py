@@ -12,7 +12,7 @@ import time
 from typing import Annotated, Any, Literal
 
 from flask import Blueprint
-from pydantic import BaseModel, Discriminator, Field, Tag
+from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 
 from api.endpoint import Body, json_endpoint
 from api.schemas import bounded, cards, choice
@@ -74,11 +74,12 @@ class RoyaltyTable(Body):
     back: _table(tuple(KIND_NAMES)) = None  # type: ignore[valid-type]
 
 
-NaturalUnits = type("NaturalUnits", (Body,), {
-    "__doc__": "Units per natural; a natural left out keeps its standard units.",
-    "__annotations__": {kind: Units | None for kind in NATURAL_KINDS},
-    **{kind: None for kind in NATURAL_KINDS},
-})
+# one optional field per natural the rules know, in their order
+NaturalUnits = create_model(
+    "NaturalUnits", __base__=Body,
+    __doc__="Units per natural; a natural left out keeps its standard units.",
+    **{kind: (Units | None, None) for kind in NATURAL_KINDS},
+)
 
 
 class RulesIn(Body):
@@ -93,7 +94,10 @@ class RulesIn(Body):
     ] | None = None
     royalty_mode: choice("royalty_mode", ROYALTY_MODES) | None = None  # type: ignore[valid-type]
     single_royalty: bool | None = None
-    naturals: bool | NaturalUnits | None = None  # type: ignore[valid-type]
+    naturals: Annotated[
+        Annotated[bool, Tag("<switch>")] | Annotated[NaturalUnits, Tag("<units>")],  # type: ignore[valid-type]
+        Discriminator(lambda v: "<units>" if isinstance(v, (dict, BaseModel)) else "<switch>"),
+    ] | None = None
     wheel: choice("wheel", WHEEL_MODES) | None = None  # type: ignore[valid-type]
 
     def spec(self) -> dict[str, Any]:
@@ -107,7 +111,7 @@ class RulesIn(Body):
 def _rules_shape(value: Any) -> str | None:
     if isinstance(value, str):
         return "<preset>"
-    return "<options>" if isinstance(value, dict) else None
+    return "<options>" if isinstance(value, (dict, BaseModel)) else None
 
 
 RulesField = Annotated[
@@ -203,7 +207,8 @@ class BatchResponse(BaseModel):
 
 Player = Annotated[
     Annotated[ArrangementIn, Tag("<rows>")] | Annotated[HandIn, Tag("<hand>")],
-    Discriminator(lambda v: "<hand>" if isinstance(v, dict) and "hand" in v else "<rows>"),
+    Discriminator(lambda v: "<hand>" if isinstance(v, HandIn) or (isinstance(v, dict) and "hand" in v)
+                  else "<rows>"),
     Field(description="three rows, or a hand of 13 cards (for a natural)"),
 ]
 
