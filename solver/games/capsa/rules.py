@@ -27,8 +27,9 @@ ROYALTY_MODES = ("winner", "net")
 ROWS = ("front", "middle", "back")
 FRONT_KINDS = ("high_card", "pair", "trips")  # what three cards can make
 ROYALTY_PRESETS = ("standard", "none")
-NATURAL_KINDS = ("dragon", "six_pairs", "three_straights", "three_flushes")
-NATURAL_STRENGTH = {"dragon": 4, "six_pairs": 3, "three_straights": 2, "three_flushes": 1}
+NATURAL_KINDS = ("dragon", "six_pairs", "three_straights", "three_flushes")  # strongest first
+# the kernels' natural codes: 4 dragon .. 1 three flushes (0: no natural)
+NATURAL_STRENGTH = {kind: len(NATURAL_KINDS) - i for i, kind in enumerate(NATURAL_KINDS)}
 
 # (row, kind, units)
 STANDARD_ROYALTIES: tuple[tuple[str, str, int], ...] = (
@@ -41,8 +42,7 @@ STANDARD_ROYALTIES: tuple[tuple[str, str, int], ...] = (
     ("back", "straight_flush", 5),
     ("back", "royal_flush", 7),
 )
-STANDARD_NATURALS: tuple[tuple[str, int], ...] = (
-    ("dragon", 13), ("six_pairs", 3), ("three_straights", 3), ("three_flushes", 3))
+STANDARD_NATURALS: tuple[tuple[str, int], ...] = tuple(zip(NATURAL_KINDS, (13, 3, 3, 3)))
 MAX_UNITS = 1000
 
 
