@@ -25,7 +25,12 @@ from solver.games.capsa.rules import (
     SCORINGS,
 )
 from solver.games.capsa.solve import METHODS
-from solver.games.da_bai_fen.cards import TRUMP_RANK_PATTERN, TRUMP_SUIT_PATTERN, parse_rank, parse_suit
+from solver.games.da_bai_fen.cards import (
+    TRUMP_RANK_PATTERN,
+    TRUMP_SUIT_PATTERN,
+    parse_rank,
+    parse_suit,
+)
 
 HAND = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
 TOKEN_CHARS = "0123456789TJQKAtjqkacdhsCDHSxzBbSs" + "".join(SUIT_SYMBOLS)

@@ -10,7 +10,13 @@ from pydantic import BaseModel, Field
 from api.endpoint import Body, json_endpoint
 from api.schemas import cards
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
-from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, RANK_ORDER, classify_result, moves_result
+from solver.games.da_san.moves import (
+    MAX_HAND,
+    PLAY_KINDS,
+    RANK_ORDER,
+    classify_result,
+    moves_result,
+)
 
 bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
 
