@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, PlainValidator, Strict, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from solver.cards import card_pattern, parse_cards
+from solver.cards import card_pattern, format_cards, parse_cards
 from solver.errors import CardError
 
 # What may stand between two cards in one string, and how much of it: the parser splits on any
@@ -132,13 +132,16 @@ class CardsSpec:
         raise self._fail(f"cards must be a string or a list of strings, got {type(value).__name__}")
 
     def json_schema(self, description: str) -> dict[str, Any]:
+        """A string; or a list of canonical names (``As``, ``Th``: distinct names are distinct
+        cards, so ``uniqueItems`` says "no card twice"); or a list of any spellings."""
+        deck = format_cards(range(54 if self.jokers else 52))
+        sized = {"type": "array", "minItems": self.low, "maxItems": self.high, "uniqueItems": True}
         return {
             "description": description,
             "anyOf": [
                 {"type": "string", "pattern": self.text_pattern, "maxLength": self.max_length},
-                {"type": "array", "minItems": self.low, "maxItems": self.high,
-                 "uniqueItems": True,
-                 "items": {"type": "string", "pattern": self.token_pattern}},
+                {**sized, "items": {"type": "string", "enum": deck}},
+                {**sized, "items": {"type": "string", "pattern": self.token_pattern}},
             ],
         }
 
