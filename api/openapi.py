@@ -96,7 +96,8 @@ def build_openapi(app: Any) -> dict:
                         **_ERROR},
             })
         for status in spec.errors:
-            op["responses"][str(status)] = {"description": "Error", **_ERROR}
+            op["responses"][str(status)] = {"description": "Error", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
         paths.setdefault(spec.path, {})[spec.method.lower()] = op
     return {
         "openapi": "3.1.0",
