@@ -95,7 +95,7 @@ class CardsSpec:
         self.token_pattern = f"^{token}$"
         # JSON Schema patterns are ECMA: ``$`` is the end of the string (Python's ``$`` would
         # also match before a final newline), so validate with ``\Z``.
-        self._text = re.compile(rf"\A{pad}{body}{pad}\Z")
+        self.text_regex = re.compile(rf"\A{pad}{body}{pad}\Z")
         self._token = re.compile(rf"\A{token}\Z")
         self.max_length = 2 * MAX_PADDING + high * MAX_TOKEN + (high - 1) * MAX_SEPARATOR
 
@@ -114,7 +114,7 @@ class CardsSpec:
 
     def validate(self, value: Any) -> Any:
         if isinstance(value, str):
-            if len(value) <= self.max_length and self._text.search(value):
+            if len(value) <= self.max_length and self.text_regex.search(value):
                 return value
             raise self._fail(self._parser_message(value) or (
                 f"cards must be separated by at most {MAX_SEPARATOR} spaces, commas or "

@@ -181,7 +181,7 @@ def test_card_pattern_is_the_parsers_grammar(token, jokers):
 @given(data=st.data())
 def test_strings_the_schema_allows_parse_to_the_allowed_count(low, high, jokers, data):
     spec = CardsSpec(low, high, jokers)
-    text = data.draw(st.from_regex(spec._text))
+    text = data.draw(st.from_regex(spec.text_regex))
     assert len(text) <= spec.max_length
     ids = parse_cards(text, allow_jokers=jokers, allow_duplicates=True)
     assert low <= len(ids) <= high
