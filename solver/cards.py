@@ -39,6 +39,31 @@ JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
+def either_case(text: str) -> str:
+    """A regular expression matching ``text`` in any letter case, without flags."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in text)
+
+
+RANK_PATTERN = "(?:10|[" + RANK_CHARS + "".join(c.lower() for c in RANK_CHARS if c.isalpha()) + "])"
+SUIT_PATTERN = "[" + SUIT_CHARS + SUIT_CHARS.upper() + "".join(SUIT_SYMBOLS) + "]"
+
+
+def card_pattern(allow_jokers: bool = False) -> str:
+    """A regular expression (no anchors, no flags: JSON Schema and Python agree on it) for one
+    card token that :func:`parse_card` accepts: rank then suit in either case, ``10`` for
+    ``T``, a suit symbol before or after the rank, and ``SJ``/``BJ`` when jokers are allowed.
+
+    >>> bool(re.fullmatch(card_pattern(), "10h")), bool(re.fullmatch(card_pattern(), "♦7"))
+    (True, True)
+    >>> bool(re.fullmatch(card_pattern(), "BJ")), bool(re.fullmatch(card_pattern(True), "bj"))
+    (False, True)
+    """
+    forms = [RANK_PATTERN + SUIT_PATTERN, "[" + "".join(SUIT_SYMBOLS) + "]" + RANK_PATTERN]
+    if allow_jokers:
+        forms += [either_case(name) for name in JOKER_NAMES]
+    return "(?:" + "|".join(forms) + ")"
+
+
 class Rank(IntEnum):
     """Card ranks, ace high."""
 

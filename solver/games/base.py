@@ -247,7 +247,7 @@ def from_json_via(new_game: Callable[..., GameState], game_name: str
 
     def from_json(doc: Mapping[str, Any]) -> GameState:
         if not isinstance(doc, Mapping):
-            raise InputError("a game document must be a JSON object")
+            raise InputError(f"a game document must be a JSON object, got {type(doc).__name__}")
         if doc.get("game") != game_name:
             raise InputError(f"this document is for game {doc.get('game')!r}, not {game_name!r}")
         if doc.get("version") != STATE_VERSION:

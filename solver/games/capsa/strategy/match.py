@@ -34,6 +34,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.executors.pool import local_pool
 from solver.games.capsa import kernels as K
+from solver.games.capsa.limits import MAX_SAMPLES
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import Seat, make_seat, settle
 from solver.games.capsa.rules import Rules, resolve_rules
@@ -63,8 +64,8 @@ class Strategy:
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
             raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.name!r}")
-        if self.name == "montecarlo" and not 1 <= self.samples <= 20_000:
-            raise InputError(f"samples must be between 1 and 20000, got {self.samples}")
+        if self.name == "montecarlo" and not 1 <= self.samples <= MAX_SAMPLES:
+            raise InputError(f"samples must be between 1 and {MAX_SAMPLES}, got {self.samples!r}")
         if self.tables is not None and self.name == "naive":
             raise InputError("naive plays without tables; tables go with table or montecarlo")
         if self.tables is not None and not os.path.isfile(self.tables):

@@ -30,11 +30,11 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.games.capsa.kernels.removal import removal_tables
-from solver.games.capsa.rules import NATURAL_KINDS, Rules
+from solver.games.capsa.rules import NATURAL_KINDS, NATURAL_STRENGTH, Rules
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
 # natural codes as counted by the training (kernels.natural_kind): 1 flushes .. 4 dragon
-NATURAL_BY_CODE = {1: "three_flushes", 2: "three_straights", 3: "six_pairs", 4: "dragon"}
+NATURAL_BY_CODE = dict(sorted((code, kind) for kind, code in NATURAL_STRENGTH.items()))
 TRAINED_PRESETS = ("standard", "two-four", "basic", "indonesia")
 
 
