@@ -121,6 +121,7 @@ def _application_class():
 
                     self.app_factory = create_app
                 self.application = self.app_factory()
+                os.makedirs(self.application.instance_path, exist_ok=True)  # sessions.sqlite3
             return self.application
 
     return CapsaApplication
@@ -148,6 +149,7 @@ class ServeConfig:
     compute_nice: int = DEFAULT_COMPUTE_NICE
     deadline: float = DEFAULT_DEADLINE_S
     limits: ProxyLimits = field(default_factory=ProxyLimits)
+    sessions_db: str | None = None  # default: sessions.sqlite3 in the app's instance folder
 
 
 class _Stop(Exception):
@@ -243,7 +245,9 @@ def serve(config: ServeConfig) -> int:
             "REQUEST_DEADLINE_S": config.deadline,
             # Per web worker: all of them together keep about 2 jobs per pool process.
             "COMPUTE_QUEUE": max(1, -(-2 * config.compute_workers // config.workers)),
+            **({"SESSIONS_DB": config.sessions_db} if config.sessions_db else {}),
         })
+        os.makedirs(app.instance_path, exist_ok=True)  # where sessions.sqlite3 lives
         if nginx_bin:
             conf = write_config(runtime / "nginx", config.host, config.port, str(app_socket),
                                 config.limits, allowed_methods(app))

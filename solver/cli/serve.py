@@ -47,8 +47,8 @@ def config_from_args(args: argparse.Namespace) -> ServeConfig:
                        threads=args.threads, keepalive=args.keepalive, log_level=args.log_level,
                        access_log=args.access_log, proxy=not args.no_proxy, nginx=args.nginx,
                        compute_workers=args.compute_workers, compute_nice=args.compute_nice,
-                       deadline=args.deadline,
-                       limits=limits)
+                       deadline=args.deadline, limits=limits,
+                       sessions_db=args.sessions_db)
 
 
 def options_from_args(args: argparse.Namespace) -> dict:
@@ -110,6 +110,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         "then hold its threads)")
     p.add_argument("--log-level", default="info",
                    choices=["debug", "info", "warning", "error", "critical"])
+    p.add_argument("--sessions-db", metavar="PATH",
+                   help="SQLite file of the game sessions (default: sessions.sqlite3 in the "
+                        "instance folder, created at start)")
     p.add_argument("--access-log", action="store_true", help="log each request to stderr")
     p.set_defaults(func=run)
     return p

@@ -38,6 +38,7 @@ from solver.executors.dask import map_chunks
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.evaluate import subset_strengths
+from solver.games.capsa.limits import MAX_SAMPLES, MAX_TOP
 from solver.games.capsa.lookup import KIND_NAMES, SPLIT_PAIRS, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
@@ -58,8 +59,6 @@ from solver.games.capsa.strategy.play import (
 from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
 
 METHODS = ("table", "montecarlo", "known")
-MAX_SAMPLES = 20_000
-MAX_TOP = 100
 ROW_NAMES = ("front", "middle", "back")
 
 
@@ -159,7 +158,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 # ---------------------------------------------------------------- table
 def _table_result(h: np.ndarray, v5: np.ndarray, v3: np.ndarray, rules: Rules, opponents: int,
                   top: int) -> tuple[list[RankedArrangement], int]:
-    st = tables_for(rules)
+    st = tables_for(rules).for_hand(h)
     scoring, bonus, net, single = kernel_params(rules)
     packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(SPLIT_PAIRS), dtype=np.float64)
