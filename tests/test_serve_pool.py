@@ -174,13 +174,13 @@ def test_batch_work_is_the_sum_over_hands():
 def test_http_rejects_too_much_work_with_the_numbers(client):
     resp = client.post("/v1/capsa/arrange", json={"hand": HAND, "rules": WORST_RULES,
                                                   "method": "montecarlo", "samples": 5000})
-    assert resp.status_code == 400
+    assert resp.status_code == 422
     err = resp.get_json()["error"]
     assert err["code"] == "too_much_work"
     assert "5,000 samples" in err["message"] and f"limit of {MAX_WORK:,}" in err["message"]
     resp = client.post("/v1/capsa/arrange/batch", json={
         "hands": [HAND] * 1000, "rules": WORST_RULES, "method": "montecarlo", "samples": 20})
-    assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "too_much_work"
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "too_much_work"
 
 
 # ---------------------------------------------------------------- serving settings

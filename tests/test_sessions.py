@@ -109,8 +109,8 @@ def test_errors_are_4xx_in_words(make_app):
     tok2 = _post(c, "/v1/sessions", {"game": "capsa", "rules": {"players": 2}})["token"]
     assert "finish" in _post(c, "/v1/sessions/next", {"token": tok2}, 409)["error"]["message"]
     assert _post(c, "/v1/sessions/hand", {"token": tok, "n": 5}, 404)
-    assert _post(c, "/v1/sessions", {"game": "capsa", "bots": "nobody"}, 400)
-    assert _post(c, "/v1/sessions", {"game": "chess"}, 400)
+    assert _post(c, "/v1/sessions", {"game": "capsa", "bots": "nobody"}, 422)
+    assert _post(c, "/v1/sessions", {"game": "chess"}, 422)
 
 
 def test_restart_continues_the_session(make_app):
@@ -297,7 +297,7 @@ def test_capsa_row_check_agrees_with_the_referee(make_app):
     other = next(x for x in ("As", "Ks", "Qs", "2c", "3d") if x not in hand)
     err = _post(c, "/v1/sessions/check", {"token": tok, "rows": {"front": [other]}}, 422)
     assert other in err["error"]["message"]
-    _post(c, "/v1/sessions/check", {"token": tok, "rows": {"side": []}}, 400)
+    _post(c, "/v1/sessions/check", {"token": tok, "rows": {"side": []}}, 422)
     bt = _post(c, "/v1/sessions", {"game": "big-two", "seed": 1})["token"]
     _post(c, "/v1/sessions/check", {"token": bt, "rows": {}}, 409)
 
