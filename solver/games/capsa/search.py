@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.strategy.play import kernel_params
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 _TERMS: dict[tuple, tuple[StrategyTables, np.ndarray]] = {}
@@ -90,8 +90,14 @@ def row_lists(rules: Rules, st: StrategyTables) -> tuple[list, list, list, list]
 def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                 k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
-    strategy: packed splits (N, k), values (N, k), rows (N, k, 3) and how many (N,)."""
-    _, terms = terms_for(rules, tables)
+    strategy: packed splits (N, k), values (N, k), rows (N, k, 3) and how many (N,).
+    Tables with card removal are searched hand by hand, each with its own tables."""
+    st = tables if tables is not None else tables_for(rules)
+    if st.removal is not None:
+        parts = [search_best(h[None, :], rules, st.for_hand(h), k)
+                 for h in np.asarray(hands, dtype=np.int64).reshape(-1, 13)]
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
+    _, terms = terms_for(rules, st)
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
     n = len(hands)

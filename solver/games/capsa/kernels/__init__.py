@@ -17,6 +17,7 @@ from solver.games.capsa.kernels.evaluate import (
                                                subset_strengths,
 )
 from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
+from solver.games.capsa.kernels.removal import removal_best_many, removal_tables
 from solver.games.capsa.kernels.rules import BASIC, ONE_SIX, SCOOP_ONE, TWO_FOUR
 from solver.games.capsa.kernels.search import table_top
 from solver.games.capsa.kernels.settle import score_candidates
@@ -36,6 +37,7 @@ from solver.games.capsa.kernels.table import (
 
 __all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_valid",
            "count_valid_many", "naive_best_many", "natural_kind", "natural_kinds", "pareto_front",
+           "removal_best_many", "removal_tables",
            "score_candidates", "strength3", "strength5", "strengths5_all", "subset_strengths",
            "table_best_many_full", "table_top", "table_valid_evs", "top_indices",
            "valid_splits"]

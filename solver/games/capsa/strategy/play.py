@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.games.capsa import kernels as K
+from solver.games.capsa.kernel_args import SCORING_CODE, kernel_params, royalties_grow
 from solver.games.capsa.lookup import (
     CARD_WORD,
     COMB3,
@@ -13,36 +14,24 @@ from solver.games.capsa.lookup import (
     TABLES,
 )
 from solver.games.capsa.rules import Rules
+from solver.games.capsa.search import search_best
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
-SCORING_CODE = {"one-six": K.ONE_SIX, "two-four": K.TWO_FOUR, "scoop-one": K.SCOOP_ONE,
-                "basic": K.BASIC}
-
-
-def kernel_params(rules: Rules) -> tuple[int, float, bool, bool]:
-    """(scoring code, scoop bonus, net royalties, single royalty) as the kernels take them."""
-    return (SCORING_CODE[rules.scoring], float(rules.scoop_bonus), rules.royalty_mode == "net",
-            rules.single_royalty)
-
-
-def royalties_grow(rules: Rules) -> bool:
-    """True when each row's royalty never falls as the row gets stronger."""
-    roy = rules.royalty_array
-    front = TABLES[rules.wheel].is_front
-    return all(bool(np.all(np.diff(roy[r][front if r == 0 else ~front]) >= 0)) for r in range(3))
+__all__ = ["SCORING_CODE", "deal", "kernel_params", "naive_play", "natural_codes",
+           "royalties_grow", "table_play"]
 
 
 def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best split of each hand (N, 13) under the table strategy: packed splits, values, rows
     (N, 3: front, middle, back strengths), from the branch-and-bound search of
-    :mod:`solver.games.capsa.search`; ``prune=False`` forces the full search."""
-    if prune:
-        from solver.games.capsa.search import search_best  # the search imports this module
-
-        split, ev, rows, _ = search_best(hands, rules, tables, 1)
-        return split[:, 0], ev[:, 0], rows[:, 0]
+    :mod:`solver.games.capsa.search`; ``prune=False`` forces the full search. Tables with card
+    removal give each hand its own opponent tables (searched in full, hand by hand).
+    """
     st = tables if tables is not None else tables_for(rules)
+    if prune and st.removal is None:
+        split, ev, rows, _ = search_best(hands, rules, st, 1)
+        return split[:, 0], ev[:, 0], rows[:, 0]
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     n = len(hands)
@@ -50,9 +39,14 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     ev = np.empty(n, dtype=np.float64)
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
-    K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                           SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
-                           single, split, ev, rows)
+    if st.removal is not None:
+        K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
+                            SPLIT_PAIRS, st.p, st.removal, st.alpha, st.roy, scoring, bonus,
+                            net, single, split, ev, rows)
+    else:
+        K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
+                               SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
+                               single, split, ev, rows)
     return split, ev, rows
 
 
