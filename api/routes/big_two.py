@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from solver.games.big_two import BigTwoRules, Kind, classify, describe, moves_result
 from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, STRAIGHTS
@@ -88,3 +89,6 @@ def moves(body: BigTwoMovesRequest) -> dict:
                summary="The Big Two combination some cards form (400 when none)")
 def classify_cards(body: BigTwoClassifyRequest) -> dict:
     return describe(classify(body.cards, _rules(body.rules)))
+
+
+add_advise_route(bp, "big-two")

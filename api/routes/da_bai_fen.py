@@ -14,6 +14,7 @@ from typing import Annotated
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, Int, json_endpoint
 from solver.cards import format_cards, parse_cards
 from solver.games.da_bai_fen.cards import Trump, points_of
@@ -115,3 +116,6 @@ def trick(body: TrickRequest) -> dict:
         "complete": len(t) == 4,
         "kitty_bonus": bonus,
     }
+
+
+add_advise_route(bp, "da-bai-fen")

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
 from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, classify_result, moves_result
@@ -75,3 +76,6 @@ def moves(body: MovesRequest) -> dict:
 def classify(body: ClassifyRequest) -> dict:
     """What a set of cards is in Da San (kind and strength)."""
     return classify_result(body.cards)
+
+
+add_advise_route(bp, "da-san")

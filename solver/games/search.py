@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,10 +176,13 @@ def single(move: Any, legal_count: int = 1) -> Ranked:
     return Ranked([(move, Stats())], 0, 0.0, legal_count, {"forced": True})
 
 
-def require_turn(observation: Any, seat_key: str, to_act_key: str) -> int:
+def require_turn(observation: Any, seat_key: str, to_act_key: str, game: str) -> int:
     """The seat of an observation, which must be the seat to act (``InputError`` if not)."""
-    if not isinstance(observation, dict):
+    if not isinstance(observation, Mapping):
         raise InputError("the observation must be a JSON object")
+    if observation.get("game", game) != game:
+        raise InputError(f"this observation is for game {observation.get('game')!r}, "
+                         f"not {game!r}")
     seat = observation.get(seat_key)
     to_act = observation.get(to_act_key)
     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -188,3 +191,20 @@ def require_turn(observation: Any, seat_key: str, to_act_key: str) -> int:
         raise InputError(f"seat {seat} is not to act (the seat to act is {to_act!r}); "
                          f"advice is for the seat to act")
     return seat
+
+
+def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
+    """``rank`` with a malformed or inconsistent observation reported as ``InputError``
+    (an observation is outside input: it must never surface as a crash)."""
+
+    def wrapper(observation: Any, budget_ms: float | None = None, iterations: int | None = None,
+                seed: int | None = None) -> Ranked:
+        try:
+            return rank(observation, budget_ms, iterations, seed)
+        except InputError:
+            raise
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"the observation is malformed or inconsistent: {exc!r}"[:300]) from None
+
+    wrapper.__name__, wrapper.__doc__ = rank.__name__, rank.__doc__
+    return wrapper

@@ -39,7 +39,15 @@ from solver.games.big_two.moves import (
     parse_play,
 )
 from solver.games.big_two.rules import BigTwoRules
-from solver.games.search import Problem, Ranked, advice, require_turn, search, single
+from solver.games.search import (
+    Problem,
+    Ranked,
+    advice,
+    guarded,
+    require_turn,
+    search,
+    single,
+)
 
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
@@ -51,7 +59,7 @@ class View:
     """What the observation says, parsed once per decision."""
 
     def __init__(self, obs: Mapping[str, Any]):
-        self.seat = require_turn(dict(obs), "player", "current_player")
+        self.seat = require_turn(obs, "player", "current_player", "big-two")
         try:
             self.rules = BigTwoRules.from_options(obs["rules"])
             self.n = int(obs["num_players"])
@@ -132,6 +140,7 @@ def _rollout(world: BigTwoState, rng: random.Random) -> None:
         world._apply_trusted(_BASELINE.choose_play(world, rng))
 
 
+@guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""

@@ -54,7 +54,15 @@ from solver.games.da_bai_fen.engine import (
     Trick,
 )
 from solver.games.da_bai_fen.moves import check_play, follow_plays, winner_index
-from solver.games.search import Problem, Ranked, advice, require_turn, search, single
+from solver.games.search import (
+    Problem,
+    Ranked,
+    advice,
+    guarded,
+    require_turn,
+    search,
+    single,
+)
 
 __all__ = ["SearchBot", "advise", "fast_play", "rank", "sample_world"]
 
@@ -69,7 +77,7 @@ class View:
     """What the observation says, parsed once per decision."""
 
     def __init__(self, obs: Mapping[str, Any]):
-        self.seat = require_turn(dict(obs), "player", "current_player")
+        self.seat = require_turn(obs, "player", "current_player", "da-bai-fen")
         try:
             self.rules = DaBaiFenRules.from_options(obs["rules"])
             self.phase = Phase(obs["phase"])
@@ -154,6 +162,39 @@ def _deal(cards: list[int], places: dict[int, int], eligible: dict[int, list[int
     return out
 
 
+def _deal_search(cards: list[int], places: dict[int, int], eligible: dict[int, list[int]],
+                 rng: random.Random, limit: int = 20_000) -> dict[int, list[int]] | None:
+    """A backtracking deal under the same constraints (places tried in a random order
+    weighted by their room); None if none is found within ``limit`` steps."""
+    order = list(cards)
+    rng.shuffle(order)
+    order.sort(key=lambda c: len(eligible[c]))
+    room = dict(places)
+    out: dict[int, list[int]] = {p: [] for p in places}
+    steps = 0
+
+    def go(i: int) -> bool:
+        nonlocal steps
+        if i == len(order):
+            return True
+        steps += 1
+        if steps > limit:
+            return False
+        c = order[i]
+        opts = [p for p in eligible[c] if room[p] > 0]
+        opts.sort(key=lambda p: -rng.random() ** (1.0 / room[p]))
+        for p in opts:
+            room[p] -= 1
+            out[p].append(c)
+            if go(i + 1):
+                return True
+            room[p] += 1
+            out[p].pop()
+        return False
+
+    return out if go(0) else None
+
+
 def _hidden_deal(view: View, rng: random.Random) -> tuple[dict[int, list[int]], list[int]]:
     """The other seats' hands (and the buried kitty when unknown), sampled."""
     seat = view.seat
@@ -167,22 +208,29 @@ def _hidden_deal(view: View, rng: random.Random) -> tuple[dict[int, list[int]], 
     eff = view.trump.eff if view.trump else None
     anywhere = [p for p in places]
     eligible: dict[int, list[int]] = {}
+    shown_at: list[int] = []
+    if view.shown is not None and view.shown[0] != seat:
+        shown_at = [view.shown[0]]  # its owner holds it, or buried it as the leader
+        if view.shown[0] == view.leader and BURIED in places:
+            shown_at.append(BURIED)
     for c in unseen:
-        if view.shown is not None and c == view.shown[1] and view.shown[0] != seat:
-            eligible[c] = [view.shown[0]]
+        if shown_at and c == view.shown[1]:
+            at = shown_at
         elif c in view.revealed and view.buried is None and view.leader is not None:
-            eligible[c] = [q for q in (view.leader, BURIED) if q in places]
-        elif eff is not None:
-            eligible[c] = [p for p in anywhere
-                           if p == BURIED or eff[c] not in view.voids[p]]
+            at = [q for q in (view.leader, BURIED) if q in places]
         else:
-            eligible[c] = anywhere
-    for _ in range(25):
+            at = anywhere
+        if eff is not None:
+            at = [p for p in at if p == BURIED or eff[c] not in view.voids[p]]
+        eligible[c] = at
+    for _ in range(4):
         out = _deal(unseen, places, eligible, rng)
         if out is not None:
             return out, unseen
-    loose = {c: ([view.shown[0]] if view.shown is not None and c == view.shown[1]
-                 and view.shown[0] != seat else anywhere) for c in unseen}
+    out = _deal_search(unseen, places, eligible, rng)
+    if out is not None:
+        return out, unseen
+    loose = {c: shown_at if shown_at and c == view.shown[1] else anywhere for c in unseen}
     out = _deal(unseen, places, loose, rng)  # the voids cannot all hold: drop them
     if out is None:
         raise InputError("observation: the unseen cards cannot fill the other hands")
@@ -363,6 +411,7 @@ def _play(world: DaBaiFenState, move: Move) -> None:
     world.apply(move)
 
 
+@guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""

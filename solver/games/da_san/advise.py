@@ -29,7 +29,15 @@ from solver.games.da_san.bots import fast_greedy
 from solver.games.da_san.engine import KITTY_SIZE, NUM_PLAYERS, DaSanState, Phase
 from solver.games.da_san.moves import Kind, Move, parse_move
 from solver.games.da_san.rules import DaSanRules
-from solver.games.search import Problem, Ranked, advice, require_turn, search, single
+from solver.games.search import (
+    Problem,
+    Ranked,
+    advice,
+    guarded,
+    require_turn,
+    search,
+    single,
+)
 
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
@@ -40,7 +48,7 @@ class View:
     """What the observation says, parsed once per decision."""
 
     def __init__(self, obs: Mapping[str, Any]):
-        self.seat = require_turn(dict(obs), "player", "to_act")
+        self.seat = require_turn(obs, "player", "to_act", "da-san")
         try:
             self.rules = DaSanRules.from_options(obs["rules"])
             self.phase = Phase(obs["phase"])
@@ -126,6 +134,7 @@ def _rollout(world: DaSanState, rng: random.Random) -> None:
         world.apply(fast_greedy(world))
 
 
+@guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""
