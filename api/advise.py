@@ -58,5 +58,7 @@ def add_advise_route(bp: Blueprint, game: str) -> None:
     @json_endpoint(bp, "/advise", AdviseRequest, AdviceResponse,
                    summary=f"Rank the legal moves of the seat to act in {title} by search")
     def advise(body: AdviseRequest) -> dict:
-        return get_game(game).advise(body.observation, budget_ms=body.budget_ms,  # type: ignore[misc]
-                                     iterations=body.iterations, seed=body.seed)
+        advise_fn = get_game(game).advise
+        assert advise_fn is not None  # only games with an advisor get the route
+        return advise_fn(body.observation, budget_ms=body.budget_ms,
+                         iterations=body.iterations, seed=body.seed)

@@ -224,8 +224,8 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
         lines.append(_fmt(f"{who} team game win rate (parity 50%)",
                           [sum(r["win"] for r in rec["rows"]) / 2 for rec in records], 100, " %"))
         lines.append(_fmt(f"{who} team levels per hand (own minus other's)",
-                          [sum(r["levels"] for r in rec["rows"]) / sum(r["hands"] for r in rec["rows"])
-                           for rec in records]))
+                          [sum(r["levels"] for r in rec["rows"])
+                           / sum(r["hands"] for r in rec["rows"]) for rec in records]))
         lines.append(f"  hands per game: {sum(r['hands'] for r in rows) / max(len(rows), 1):.1f}")
     return "\n".join(lines)
 

@@ -82,7 +82,8 @@ class Ranked:
     info: dict[str, Any]
 
 
-def check_budget(budget_ms: float | None, iterations: int | None) -> tuple[float | None, int | None]:
+def check_budget(budget_ms: float | None, iterations: int | None
+                 ) -> tuple[float | None, int | None]:
     """Validated budget (``InputError`` naming the bad value and the allowed range)."""
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) \
@@ -204,7 +205,8 @@ def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
         except InputError:
             raise
         except (LookupError, TypeError, ValueError, AttributeError) as exc:
-            raise InputError(f"the observation is malformed or inconsistent: {exc!r}"[:300]) from None
+            message = f"the observation is malformed or inconsistent: {exc!r}"
+            raise InputError(message[:300]) from None
 
     wrapper.__name__, wrapper.__doc__ = rank.__name__, rank.__doc__
     return wrapper

@@ -28,8 +28,8 @@ True
 from __future__ import annotations
 
 import random
-from math import comb
 from collections.abc import Mapping, Sequence
+from math import comb
 from typing import Any
 
 from solver.cards import parse_card, parse_cards
@@ -105,7 +105,8 @@ class View:
             self.trick_leader = -1 if lead is None else int(lead)
             self.trick = [tuple(parse_cards(p, allow_jokers=True)) for p in obs.get("trick") or []]
             self.tricks = [Trick(int(t["leader"]),
-                                 tuple(tuple(parse_cards(p, allow_jokers=True)) for p in t["plays"]),
+                                 tuple(tuple(parse_cards(p, allow_jokers=True))
+                                       for p in t["plays"]),
                                  int(t["winner"]), int(t["points"]))
                            for t in obs.get("tricks") or []]
             self.team_points = [int(p) for p in obs["team_points"]]
@@ -244,13 +245,11 @@ def sample_world(view: View, rng: random.Random) -> DaBaiFenState:
     dealt, _ = _hidden_deal(view, rng)
     hands = [list(view.mine) if p == view.seat else dealt[p] for p in range(NUM_PLAYERS)]
     buried = view.buried if view.buried is not None else dealt[BURIED]
-    kitty = view.kitty if view.kitty is not None else ()
-    deck = [c for h in hands for c in h] + list(kitty) if kitty else ()
     return DaBaiFenState.from_view(
-        deck=deck, dealer=view.dealer, levels=view.levels, first_hand=view.first_hand,
-        leader=view.leader, trump_rank=view.trump_rank, hands=hands, drawn=DEALT,
-        shown=view.shown, revealed=view.revealed, trump=view.trump, buried=buried,
-        phase=view.phase, trick=view.trick, trick_leader=view.trick_leader,
+        deck=(), kitty=view.kitty or (), dealer=view.dealer, levels=view.levels,
+        first_hand=view.first_hand, leader=view.leader, trump_rank=view.trump_rank,
+        hands=hands, drawn=DEALT, shown=view.shown, revealed=view.revealed, trump=view.trump,
+        buried=buried, phase=view.phase, trick=view.trick, trick_leader=view.trick_leader,
         tricks=view.tricks, team_points=view.team_points, rules=view.rules)
 
 

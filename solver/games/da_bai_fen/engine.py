@@ -210,16 +210,18 @@ class DaBaiFenState(GameState):
                   revealed: Sequence[int], trump: Trump | None, buried: Sequence[int],
                   phase: Phase, trick: Sequence[tuple[int, ...]], trick_leader: int,
                   tricks: Sequence[Trick], team_points: Sequence[int],
-                  rules: DaBaiFenRules, to_show: int = -1) -> DaBaiFenState:
+                  rules: DaBaiFenRules, to_show: int = -1,
+                  kitty: Sequence[int] | None = None) -> DaBaiFenState:
         """A hand in progress from its parts (the hands as they are now; ``deck`` in drawing
-        order, its last 6 cards the kitty): how a search builds a world from an observation
-        plus sampled hidden cards, without replaying the draw."""
+        order, its last 6 cards the kitty, or empty once the draw is over, with ``kitty``
+        given when it is known): how a search builds a world from an observation plus
+        sampled hidden cards, without replaying the draw."""
         st = object.__new__(cls)
         st.rules, st.deck, st.dealer, st.levels = rules, tuple(deck), dealer, tuple(levels)
         st.first_hand, st.leader, st.trump_rank = first_hand, leader, trump_rank
         st.hands = [list(h) for h in hands]
         st.drawn, st.shown, st.revealed, st.trump = drawn, shown, tuple(revealed), trump
-        st.kitty = st.deck[DEALT:]
+        st.kitty = tuple(kitty) if kitty is not None else st.deck[DEALT:]
         st.buried = list(buried)
         st.phase = phase
         st.trick, st.trick_leader = list(trick), trick_leader
