@@ -9,7 +9,10 @@ led suit than were led). The unseen cards are dealt at random under those constr
 most constrained first.
 
 Every candidate is tried in the same worlds and the hand is played out by fast heuristic
-bots (the greedy baseline's rules, written for speed: no move lists, no checks); a
+bots (:func:`fast_play`: no move lists, no checks). Their leads are groups: a group lead
+wins unless a follower void in its suit trumps it with a whole group, and a lead of trumps
+always wins, so they lead all their trumps, then their longest suit; this beats random play
+by about a level per hand where the greedy baseline's single-card leads barely do. A
 candidate's value is the levels the seat's team gains minus the other team's, plus
 :data:`POINT_WEIGHT` per point of the defenders' total on the seat's side (the level table
 moves in steps; the points give the search a gradient between them).
@@ -340,20 +343,17 @@ def candidates(view: View, world: DaBaiFenState) -> tuple[list[Move], int]:
 
 # ------------------------------------------------------------------ rollouts
 def fast_play(st: DaBaiFenState) -> tuple[int, ...]:
-    """A heuristic play for the seat to act, in the greedy baseline's spirit, written for
-    speed: lead an off-suit ace or the cheapest card; on a single lead win as cheaply as
-    possible (with the most points if winning), else throw the least; on a group lead
-    follow cheaply, trump in with a group when void, feed points to a winning partner."""
+    """A heuristic play for the seat to act, written for speed: lead groups (see
+    :func:`_lead`); on a single lead win as cheaply as possible (with the most points if
+    winning), else throw the least; on a group lead follow cheaply, trump in with a group
+    when void, feed points to a winning partner."""
     seat = (st.trick_leader + len(st.trick)) % NUM_PLAYERS
     hand = st.hands[seat]
     t = st.trump
     s, eff, ts = t.strength, t.eff, t.suit
     trick = st.trick
     if not trick:
-        aces = [c for c in hand if c < 52 and c >> 2 == 12 and eff[c] != ts]
-        if aces:
-            return (min(aces),)
-        return (min(hand, key=lambda c: (_P[c], s[c], c)),)
+        return _lead(hand, t)
     lead = trick[0]
     k, led = len(lead), eff[lead[0]]
     wi = winner_index(trick, t)
@@ -380,6 +380,25 @@ def fast_play(st: DaBaiFenState) -> tuple[int, ...]:
     rest.sort(key=(lambda c: (eff[c] == ts, -_P[c], s[c])) if partner
               else (lambda c: (eff[c] == ts, _P[c], s[c])))
     return tuple(same + rest[:k - len(same)])
+
+
+def _lead(hand: Sequence[int], t: Trump) -> tuple[int, ...]:
+    """A group lead wins unless a follower void in the suit trumps it with a group, and a
+    trump group always wins: lead every trump (two or more) at once, else the longest other
+    suit as one group, else an off-suit ace or the cheapest card."""
+    suits: dict[int, list[int]] = {}
+    for c in hand:
+        suits.setdefault(t.eff[c], []).append(c)
+    trumps = suits.get(t.suit, [])
+    if len(trumps) >= 2:
+        return tuple(trumps)
+    off = [cards for suit, cards in suits.items() if suit != t.suit and len(cards) >= 2]
+    if off:
+        return tuple(max(off, key=len))
+    aces = [c for c in hand if c < 52 and c >> 2 == 12 and t.eff[c] != t.suit]
+    if aces:
+        return (min(aces),)
+    return (min(hand, key=lambda c: (_P[c], t.strength[c], c)),)
 
 
 def _fast_apply(st: DaBaiFenState, play: tuple[int, ...]) -> None:
