@@ -204,6 +204,11 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
                           [sum(r["win"] for r in rec["rows"]) / 4 for rec in records], 100, " %"))
         lines.append(_fmt(f"{who} points per hand",
                           [sum(r["points"] for r in rec["rows"]) / 4 for rec in records]))
+        if not strong:
+            from solver.games.big_two.bots import self_play
+            ref = [sum(self_play(seed=rec["deal"]).returns) / 4 for rec in records]
+            lines.append(_fmt("reference: a baseline seat, all-baseline play of these deals",
+                              ref))
     elif game == "da-san":
         lines.append(_fmt(f"{who} points per hand (zero-sum, parity 0)",
                           [sum(r["points"] for r in rec["rows"]) / 3 for rec in records]))
@@ -215,6 +220,17 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
                      f"mean bid {sum(r['bid'] for r in own) / max(len(own), 1):.2f}")
         lines.append(_fmt("opponents as bidder: make rate", [float(r["made"]) for r in other],
                           100, " %"))
+        if not strong:
+            from solver.games.da_san.bots import fast_greedy
+            from solver.games.da_san.engine import new_game
+            made = []
+            for rec in records:
+                st = new_game(seed=rec["deal"])
+                while not st.is_terminal():
+                    st.apply(fast_greedy(st))
+                made.append(float(st.winner == st.bidder))
+            lines.append(_fmt("reference: bidder make rate, all-greedy play of these deals",
+                              made, 100, " %"))
     elif strong:
         lines.append(_fmt(f"{who} team levels per hand (own minus other's, parity 0)",
                           [sum(r["levels"] for r in rec["rows"]) / 2 for rec in records]))
