@@ -181,6 +181,16 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion (meaningful at 0% or 100%, unlike the normal one)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z, p = 1.96, wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
+
+
 def _fmt(label: str, xs: list[float], scale: float = 1.0, unit: str = "") -> str:
     m, h = mean_ci(xs)
     return f"  {label:<44} {m * scale:8.3f} +- {h * scale:.3f}{unit}   (n={len(xs)})"
@@ -239,6 +249,9 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
     else:
         lines.append(_fmt(f"{who} team game win rate (parity 50%)",
                           [sum(r["win"] for r in rec["rows"]) / 2 for rec in records], 100, " %"))
+        lo, hi = wilson(sum(r["win"] for r in rows), len(rows))
+        lines.append(f"  95% Wilson interval over the {len(rows)} games: "
+                     f"{100 * lo:.1f} % to {100 * hi:.1f} %")
         lines.append(_fmt(f"{who} team levels per hand (own minus other's)",
                           [sum(r["levels"] for r in rec["rows"])
                            / sum(r["hands"] for r in rec["rows"]) for rec in records]))
