@@ -51,14 +51,15 @@ class TimedBot:
     """Wraps a search bot to count its decisions and the time they take."""
 
     def __init__(self, bot: Any):
-        self.bot, self.calls, self.seconds = bot, 0, 0.0
+        self.bot, self.calls, self.seconds, self.cpu = bot, 0, 0.0, 0.0
 
     def __call__(self, observation, legal_moves, rng):
         if len(legal_moves) == 1:
             return legal_moves[0]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         move = self.bot(observation, legal_moves, rng)
         self.seconds += time.perf_counter() - t
+        self.cpu += time.process_time() - c
         self.calls += 1
         return move
 
@@ -81,7 +82,7 @@ def big_two_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
         bots[seat] = timed
         st = _play(new_game(seed=deal), bots, seed=deal * 4 + seat)
         rows.append({"seat": seat, "win": st.winner == seat, "points": st.returns()[seat],
-                     "calls": timed.calls, "seconds": timed.seconds})
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
     return {"deal": deal, "rows": rows}
 
 
@@ -98,7 +99,7 @@ def da_san_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
         st = _play(new_game(seed=deal), bots, seed=deal * 3 + seat)
         rows.append({"seat": seat, "points": st.returns()[seat], "bidder": st.bidder,
                      "bid": st.high_bid, "made": st.winner == st.bidder,
-                     "calls": timed.calls, "seconds": timed.seconds})
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
     return {"deal": deal, "rows": rows}
 
 
@@ -128,7 +129,7 @@ def da_bai_fen_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]
         g = _dbf_game(deal, bots)
         rows.append({"team": team, "win": g["winner"] == team, "hands": g["hands"],
                      "levels": g["levels"][team] - g["levels"][1 - team],
-                     "calls": timed.calls, "seconds": timed.seconds})
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
     return {"deal": deal, "rows": rows}
 
 
@@ -147,7 +148,7 @@ def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any
         rows.append({"team": team, "levels": st.returns()[team],
                      "points": r.defenders_points if r.declarers != team else -r.defenders_points,
                      "declarers": r.declarers == team, "calls": timed.calls,
-                     "seconds": timed.seconds})
+                     "seconds": timed.seconds, "cpu": timed.cpu})
     return {"deal": deal, "rows": rows}
 
 
@@ -208,7 +209,11 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
              f"{'games' if game == 'da-bai-fen' and not strong else 'hands'}; iterations "
              f"{meta['iterations']}{' vs ' + str(meta['iterations'] * 4) if strong else ''}",
              f"  compute {wall:,.0f} s over the worker processes; {calls:,} searched decisions, "
-             f"{1000 * secs / max(calls, 1):.1f} ms each on average (shared cores)"]
+             f"{1000 * secs / max(calls, 1):.1f} ms each on average (wall, shared cores)"]
+    if rows and all("cpu" in r for r in rows):
+        cpu = sum(r["cpu"] for r in rows)
+        lines.append(f"  CPU time per searched decision: {1000 * cpu / max(calls, 1):.1f} ms "
+                     f"(what one free core would take)")
     if game == "big-two":
         lines.append(_fmt(f"{who} win rate (parity 25%)",
                           [sum(r["win"] for r in rec["rows"]) / 4 for rec in records], 100, " %"))
