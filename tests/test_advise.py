@@ -300,3 +300,24 @@ def test_http_advise(client, game):
     assert bad.status_code == 400
     bad = client.post(f"/v1/{game}/advise", json={"observation": {"phase": [1]}})
     assert bad.status_code == 400
+
+
+JUNK = [None, -1, 99, "x", [], {}, [1, 2], {"a": 1}, True, 1.5, "3d", ["3d", "3d"], [["x"]],
+        [{"player": 0}]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=40, deadline=None)
+@given(states, st.data())
+def test_a_corrupted_observation_is_an_input_error_or_still_advised(game, seed_steps, data):
+    """One field replaced by junk: a typed error naming the problem, or legal advice."""
+    state = random_state(game, *seed_steps)
+    assume(state is not None)
+    obs = state.observation(state.current_player)
+    key = data.draw(st.sampled_from(sorted(obs)))
+    obs[key] = data.draw(st.sampled_from(JUNK))
+    try:
+        advice = get_game(game).advise(obs, iterations=1, seed=1)
+    except InputError:
+        return
+    assert advice["moves"]

@@ -52,6 +52,7 @@ from solver.games.search import (
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
 LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
+MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 _BASELINE = BaselineBot()
 
 
@@ -81,6 +82,13 @@ class View:
             self.required = (self.mine & -self.mine).bit_length() - 1  # the opener's lowest
         self.last_player = int(obs.get("last_player", -1))
         self.passes = int(obs.get("passes", 0))
+        if not 0 <= self.passes <= self.n - 2 or not -1 <= self.last_player < self.n:
+            raise InputError(f"observation: passes must be 0 to {self.n - 2} and last_player "
+                             f"-1 to {self.n - 1}, got {self.passes} and {self.last_player}")
+        if (self.current is None) != (self.passes == 0 and obs.get("table") is None):
+            raise InputError("observation: passes are counted only while a play is on the table")
+        if any(c <= 0 for c in self.counts):
+            raise InputError("observation: a seat with no cards has won; the hand is over")
         played = 0
         for _, m in self.history:
             played |= m.mask
@@ -136,8 +144,11 @@ def _play(world: BigTwoState, move: Move) -> None:
 
 
 def _rollout(world: BigTwoState, rng: random.Random) -> None:
-    while world.winner < 0:
+    for _ in range(MAX_TURNS):
+        if world.winner >= 0:
+            return
         world._apply_trusted(_BASELINE.choose_play(world, rng))
+    raise InputError("the observation does not describe a hand that can end")
 
 
 @guarded

@@ -119,6 +119,10 @@ class View:
             raise InputError("the hand is over: there is no move to advise")
         if len(self.counts) != NUM_PLAYERS or self.counts[self.seat] != len(self.mine):
             raise InputError("observation: counts do not match the hand")
+        if len(self.trick) >= NUM_PLAYERS or (self.phase is Phase.PLAY
+                                               and not 0 <= self.trick_leader < NUM_PLAYERS):
+            raise InputError("observation: a trick in progress holds at most 3 plays and "
+                             "has a leader seat")
         if self.phase is not Phase.DRAW and self.trump is None:
             raise InputError("observation: the trump suit is fixed once the draw ends")
         self.played = {c for t in self.tricks for p in t.plays for c in p}
@@ -209,6 +213,9 @@ def _hidden_deal(view: View, rng: random.Random) -> tuple[dict[int, list[int]], 
     else:
         places[BURIED] = view.buried_count
     unseen = [c for c in range(DECK_SIZE) if c not in known]
+    if len(unseen) != sum(places.values()):
+        raise InputError(f"observation: {len(unseen)} cards are unseen but the other seats "
+                         f"(and the buried kitty) hold {sum(places.values())}")
     eff = view.trump.eff if view.trump else None
     anywhere = [p for p in places]
     eligible: dict[int, list[int]] = {}

@@ -42,6 +42,7 @@ from solver.games.search import (
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
 LOWEST_PER_GROUP = 2  # per (kind, size): the lowest plays, and the highest
+MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 
 
 class View:
@@ -71,6 +72,15 @@ class View:
             raise InputError("observation: counts do not match the hand")
         if self.phase is Phase.OVER:
             raise InputError("the hand is over: there is no move to advise")
+        if self.passes not in (0, 1) or not 0 <= self.high_bid <= 3 \
+                or not -1 <= self.last_player < NUM_PLAYERS:
+            raise InputError(f"observation: passes must be 0 or 1, high_bid 0 to 3 and the "
+                             f"pile's player a seat, got {self.passes}, {self.high_bid}, "
+                             f"{self.last_player}")
+        if self.phase is Phase.PLAY and not 0 <= self.bidder < NUM_PLAYERS:
+            raise InputError("observation: the play has started, so there is a bidder")
+        if any(c <= 0 for c in self.counts):
+            raise InputError("observation: a seat with no cards has gone out; the hand is over")
         played = {c for _, m in self.history for c in m.cards}
         known = played | set(self.mine) | set(self.kitty)
         self.unseen = [c for c in range(52) if c not in known]
@@ -130,8 +140,11 @@ def _play(world: DaSanState, move: Move) -> None:
 
 
 def _rollout(world: DaSanState, rng: random.Random) -> None:
-    while world.phase is not Phase.OVER:
+    for _ in range(MAX_TURNS):
+        if world.phase is Phase.OVER:
+            return
         world.apply(fast_greedy(world))
+    raise InputError("the observation does not describe a hand that can end")
 
 
 @guarded
