@@ -25,6 +25,7 @@ Run (background, resumable)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --deals 500
     nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --report
+    .venv/bin/python benchmarks/bench_advise_match.py     # every checkpoint's figures
 """
 
 from __future__ import annotations
@@ -279,7 +280,9 @@ def _load(path: Path) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--match", choices=MATCHES, required=True)
+    ap.add_argument("--match", choices=MATCHES, default=None,
+                    help="the match to play; without it, the figures of every checkpoint in "
+                         "benchmarks/results are printed (nothing is played)")
     ap.add_argument("--deals", type=int, default=200, help="deals to play (in total, with resume)")
     ap.add_argument("--iterations", type=int, default=None,
                     help="sampled worlds per decision (default per game: "
@@ -289,6 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--report", action="store_true", help="only print the checkpoint's figures")
     a = ap.parse_args(argv)
+    if a.match is None:
+        found = sorted(CHECKPOINT_DIR.glob("match_*_i*.jsonl"))
+        for path in found:
+            match, _, iters = path.stem.removeprefix("match_").rpartition("_i")
+            if match in MATCHES and iters.isdigit():
+                print(report(match, _load(path), {"iterations": int(iters)}))
+        if not found:
+            print("no checkpoints yet: play a match with --match "
+                  f"({', '.join(MATCHES)}), e.g. --match big-two --deals 500")
+        return 0
     game = a.match.removesuffix("-4x")
     iters = a.iterations or DEFAULT_ITERATIONS[game]
     strong = 4 * iters if a.match.endswith("-4x") else None
