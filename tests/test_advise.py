@@ -321,3 +321,57 @@ def test_a_corrupted_observation_is_an_input_error_or_still_advised(game, seed_s
     except InputError:
         return
     assert advice["moves"]
+
+
+# ------------------------------------------------------------------ the search itself
+class _Toy:
+    """A world that is a number: a candidate adds its worth, the rollout adds noise."""
+
+    def __init__(self, base: float):
+        self.x = base
+
+    def clone(self):
+        return _Toy(self.x)
+
+
+def _toy_problem(worths):
+    from solver.games.search import Problem
+
+    def play(w, m):
+        w.x += worths[m]
+
+    def rollout(w, rng):
+        w.x += rng.gauss(0, 1)
+
+    return Problem(list(range(len(worths))), lambda rng: _Toy(rng.random()), play, rollout,
+                   lambda w: w.x)
+
+
+def test_search_statistics_match_a_plain_recomputation():
+    """Means and standard errors equal a direct computation over the same seeded worlds."""
+    import statistics
+
+    from solver.games import search as s
+    worths = [0.0, 0.1, -0.05]
+    ranked = s.search(_toy_problem(worths), iterations=7, seed=3)  # 7 < PRUNE_AFTER
+    master = random.Random(3)
+    values = {m: [] for m in range(3)}
+    for _ in range(7):
+        ws = master.getrandbits(64)
+        base = random.Random(ws).random()
+        noise = random.Random(ws ^ 0x5EED).gauss(0, 1)
+        for m in range(3):
+            values[m].append(base + worths[m] + noise)
+    for m, stats in ranked.moves:
+        assert stats.n == 7
+        assert stats.mean == pytest.approx(statistics.fmean(values[m]))
+        assert stats.stderr == pytest.approx(statistics.stdev(values[m]) / 7 ** 0.5)
+    assert [m for m, _ in ranked.moves] == [1, 0, 2]
+
+
+def test_search_stops_feeding_hopeless_candidates():
+    from solver.games import search as s
+    ranked = s.search(_toy_problem([0.0, -50.0, 0.01]), iterations=60, seed=1)
+    samples = {m: st.n for m, st in ranked.moves}
+    assert samples[1] < 60 and samples[0] == samples[2] == 60
+    assert ranked.moves[-1][0] == 1
