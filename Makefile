@@ -1,9 +1,12 @@
 # Two commands for a newcomer: `make run` and `make test`.
+# `make run` serves through nginx (Debian: nginx-light), which `capsa serve` starts and stops.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# Further `capsa serve` options, e.g. SERVE_ARGS='--deadline 10 --compute-workers 1'
+SERVE_ARGS ?=
 
 .PHONY: run test install bench clean
 
@@ -16,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 run: install
-	$(VENV)/bin/capsa serve --host $(HOST) --port $(PORT)
+	$(VENV)/bin/capsa serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
 test: install
 	$(PY) -m pytest

@@ -26,7 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     register_error_handlers(app)
-    modules = ["meta"] + [module_name(info.name) for info in all_games()]
+    modules = ["meta"] + [module_name(info.name) for info in all_games()] + ["sessions"]
     for name in modules:
         app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)
     if app.config["WARMUP"]:

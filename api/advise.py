@@ -8,12 +8,15 @@ worker for long; the CLI allows more.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from flask import Blueprint
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.endpoint import Body, Int, json_endpoint
+from api.endpoint import Body, json_endpoint
+from api.offload import offload
+from api.schemas import bounded
+from solver.games.capsa.limits import MAX_SEED
 from solver.games import get_game
 
 MAX_ITERATIONS = 5_000
@@ -23,11 +26,11 @@ MAX_BUDGET_MS = 5_000
 class AdviseRequest(Body):
     observation: dict[str, Any] = Field(
         description="what the seat to act sees: the game's observation(seat) document")
-    iterations: Annotated[Int, Field(ge=1, le=MAX_ITERATIONS)] | None = Field(
+    iterations: bounded(1, MAX_ITERATIONS) | None = Field(  # type: ignore[valid-type]
         default=None, description="sampled worlds to search (deterministic for a seed)")
-    budget_ms: Annotated[Int, Field(ge=1, le=MAX_BUDGET_MS)] | None = Field(
+    budget_ms: bounded(1, MAX_BUDGET_MS) | None = Field(  # type: ignore[valid-type]
         default=None, description="search time instead of iterations (default: the advisor's)")
-    seed: Annotated[Int, Field(ge=0, le=2**63 - 1)] | None = Field(
+    seed: bounded(0, MAX_SEED) | None = Field(  # type: ignore[valid-type]
         default=0, description="search seed")
 
 
@@ -55,10 +58,14 @@ def add_advise_route(bp: Blueprint, game: str) -> None:
     """Register ``POST <prefix>/advise`` on ``bp`` for ``game``."""
     title = get_game(game).title
 
-    @json_endpoint(bp, "/advise", AdviseRequest, AdviceResponse,
-                   summary=f"Rank the legal moves of the seat to act in {title} by search")
     def advise(body: AdviseRequest) -> dict:
         advise_fn = get_game(game).advise
         assert advise_fn is not None  # only games with an advisor get the route
         return advise_fn(body.observation, budget_ms=body.budget_ms,
                          iterations=body.iterations, seed=body.seed)
+
+    # one name per game: the compute pool finds a view by its module and name
+    advise.__name__ = advise.__qualname__ = f"advise_{game.replace('-', '_')}"
+    json_endpoint(bp, "/advise", AdviseRequest, AdviceResponse,
+                  summary=f"Rank the legal moves of the seat to act in {title} by search")(
+        offload()(advise))

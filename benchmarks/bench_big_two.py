@@ -26,8 +26,8 @@ from solver.games.big_two.moves import (  # noqa: E402
     beats_move,
     classify_mask,
     generate,
-    legal_moves,
     ids_to_mask,
+    legal_moves,
     mask_to_ids,
     warm_up,
 )

@@ -1,15 +1,27 @@
-"""Load benchmark of the HTTP service: ``capsa serve`` (gunicorn, 2 workers) on loopback.
+"""Load benchmark of the HTTP service: the served stack against the stack before it, one run.
 
-Starts the real server on a free 127.0.0.1 port, waits for /healthz, times the FIRST
-``POST /v1/capsa/arrange`` (no request may pay a numba compile), then drives
-``/v1/capsa/arrange`` (method table, random hands) from N concurrent keep-alive clients
-for a fixed time and reports requests/s, p50/p99 latency and errors. The baseline on the
-same hands is the app called in-process, one request at a time (Flask test client, no
-HTTP), so the ratio shows what the server and its workers add.
+Two stacks, each the real ``capsa serve`` on a free 127.0.0.1 port:
 
-Issue targets: first arrange < 100 ms, p99 < 50 ms at 20 concurrent clients, zero errors.
+- ``before``: gunicorn directly on the port, 2 workers x 4 threads, expensive requests in the
+  web threads (``--no-proxy --compute-workers 0 --threads 4``), as served before nginx;
+- ``now``: nginx -> gunicorn (2 x 8 threads, a worker accepts only with a free thread) and a
+  compute pool of 2 processes at nice +10 for Monte Carlo, batch and move listings, 5 s
+  deadline (``capsa serve``'s defaults);
+- ``now-nice0``: the same with the pool at the web workers' priority (``--compute-nice 0``):
+  on a machine shared with other busy programs a niced pool gets little CPU.
 
-    .venv/bin/python benchmarks/bench_load.py [--clients 20] [--duration 15] [--workers 2]
+For each stack, two mixes at 20 and 50 keep-alive clients for ``--duration`` seconds: ``table``
+(only table arranges of random hands) and ``mc10`` (10% 1,000-sample Monte Carlo arranges, the
+issue's case). All stacks run at once and the rows alternate between them (``--rounds``
+times), so they share the same background load. Reported per row: requests/s, p50/p99 per
+request kind, Monte Carlo answered/refused, errors, then the ratios to ``before``. Absolute
+figures are noisy on a shared machine; the ratios, measured in the same run, are the result.
+
+``--slow`` adds the attack of ``tests/test_serve_slow_clients.py`` against each stack: 200
+slow-header, 200 slow-body and 200 idle connections plus 8 of the costliest legal Monte Carlo
+requests, while ``/healthz`` and a table arrange are probed (2 s timeout each).
+
+    .venv/bin/python benchmarks/bench_load.py [--duration 5] [--rounds 2] [--clients 20 50] [--slow]
 """
 
 from __future__ import annotations
@@ -23,7 +35,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -31,14 +42,20 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 HOST = "127.0.0.1"  # traffic never leaves loopback
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]
-TARGET_FIRST_MS = 100.0
-TARGET_P99_MS = 50.0
+STACKS = {
+    "before": ["--no-proxy", "--compute-workers", "0", "--threads", "4"],
+    "now": [],
+    "now-nice0": ["--compute-nice", "0"],  # the pool at the web workers' priority
+}
+MIXES = {"table": 0.0, "mc10": 0.10}
+MC_SAMPLES = 1000
 
 
 def random_hands(n: int, seed: int) -> list[str]:
@@ -46,7 +63,10 @@ def random_hands(n: int, seed: int) -> list[str]:
     return [" ".join(rng.sample(DECK, 13)) for _ in range(n)]
 
 
-def body_for(hand: str) -> bytes:
+def body_for(hand: str, kind: str, seed: int) -> bytes:
+    if kind == "mc":
+        return json.dumps({"hand": hand, "method": "montecarlo", "samples": MC_SAMPLES,
+                           "seed": seed, "top": 1}).encode()
     return json.dumps({"hand": hand, "rules": "standard", "opponents": 3,
                        "method": "table", "top": 5}).encode()
 
@@ -57,21 +77,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_command(port: int, workers: int, threads: int | None,
-                  extra: list[str] | None = None) -> list[str]:
-    """``capsa serve`` through solver.cli, or api.server itself until the CLI has it."""
-    from solver import cli
-
-    try:
-        cli.build_parser().parse_args(["serve", "--port", "1"])
-        module = ["-m", "solver.cli", "serve"]
-    except Exception:  # noqa: BLE001 - the sub-command is not wired into the CLI yet
-        module = ["-m", "api.server"]
-    return [sys.executable, *module, "--host", HOST, "--port", str(port),
-            "--workers", str(workers), "--log-level", "warning",
-            *(["--threads", str(threads)] if threads else []), *(extra or [])]
-
-
 def request(conn: http.client.HTTPConnection, method: str, path: str,
             body: bytes | None = None) -> tuple[int, bytes]:
     headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -80,189 +85,254 @@ def request(conn: http.client.HTTPConnection, method: str, path: str,
     return resp.status, resp.read()
 
 
-def wait_healthy(proc: subprocess.Popen, port: int, timeout: float) -> float:
-    start = time.perf_counter()
-    while time.perf_counter() - start < timeout:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited with status {proc.returncode}")
+class Served:
+    """``capsa serve`` with extra options, as a child process."""
+
+    def __init__(self, extra: list[str], timeout: float):
+        self.port = free_port()
+        cmd = [sys.executable, "-m", "solver.cli", "serve", "--host", HOST, "--port",
+               str(self.port), "--log-level", "warning", *extra]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        start = time.perf_counter()
+        while time.perf_counter() - start < timeout:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"capsa serve {' '.join(extra)} exited with {self.proc.returncode}")
+            try:
+                conn = http.client.HTTPConnection(HOST, self.port, timeout=5)
+                status, _ = request(conn, "GET", "/healthz")
+                conn.close()
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise SystemExit(f"server not healthy after {timeout:.0f} s")
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
         try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=5)
-            status, _ = request(conn, "GET", "/healthz")
-            conn.close()
-            if status == 200:
-                return time.perf_counter() - start
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise SystemExit(f"server not healthy after {timeout:.0f} s")
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.latencies: list[float] = []
-        self.errors: list[str] = []
-
-
-def client_loop(port: int, hands: list[str], offset: int, stop_at: float, stats: Stats) -> None:
-    """One keep-alive client sending arrange requests back to back until ``stop_at``."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
-    local: list[float] = []
-    errors: list[str] = []
+def client_loop(port: int, hands: list[str], offset: int, mc_share: float, stop_at: float,
+                out: dict) -> None:
+    """One keep-alive client sending requests back to back until ``stop_at``."""
+    rng = random.Random(offset)
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    lat: dict[str, list[float]] = {"table": [], "mc": []}
+    errors: dict[str, list[str]] = {"table": [], "mc": []}
+    ok = {"table": 0, "mc": 0}
     i = offset
     while time.time() < stop_at:
-        body = body_for(hands[i % len(hands)])
+        kind = "mc" if rng.random() < mc_share else "table"
+        body = body_for(hands[i % len(hands)], kind, i)
         i += 1
         t0 = time.perf_counter()
         try:
             status, data = request(conn, "POST", "/v1/capsa/arrange", body)
         except (OSError, http.client.HTTPException) as exc:
-            errors.append(f"{type(exc).__name__}: {exc}")
+            errors[kind].append(f"{type(exc).__name__}: {exc}")
             conn.close()
-            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+            conn = http.client.HTTPConnection(HOST, port, timeout=60)
             continue
-        local.append(time.perf_counter() - t0)
+        lat[kind].append(time.perf_counter() - t0)
+        ok[kind] += status == 200
         if status != 200:
-            errors.append(f"HTTP {status}: {data[:200]!r}")
+            errors[kind].append(f"HTTP {status}: {data[:120]!r}")
     conn.close()
-    with stats.lock:
-        stats.latencies.extend(local)
-        stats.errors.extend(errors)
+    with out["lock"]:
+        for k in lat:
+            out["lat"][k].extend(lat[k])
+            out["err"][k].extend(errors[k])
+            out["ok"][k] += ok[k]
 
 
-def client_process(port: int, hands: list[str], offsets: list[int],
-                   stop_at: float) -> tuple[list[float], list[str]]:
-    """Several clients as threads of one process (spread over processes: one GIL is a
-    bottleneck that would show up as server latency)."""
-    stats = Stats()
-    threads = [threading.Thread(target=client_loop, args=(port, hands, k, stop_at, stats))
-               for k in offsets]
+def client_process(port: int, hands: list[str], offsets: list[int], mc_share: float,
+                   stop_at: float) -> tuple[dict, dict]:
+    """Several clients as threads of one process (one GIL would cap a single process)."""
+    out = {"lock": threading.Lock(), "lat": {"table": [], "mc": []},
+           "err": {"table": [], "mc": []}, "ok": {"table": 0, "mc": 0}}
+    threads = [threading.Thread(target=client_loop,
+                                args=(port, hands, k, mc_share, stop_at, out)) for k in offsets]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return stats.latencies, stats.errors
+    return out["lat"], out["err"], out["ok"]
 
 
-def run_load(port: int, hands: list[str], clients: int, procs: int,
-             duration: float) -> tuple[list[float], list[str], float]:
-    """``clients`` concurrent clients spread over ``procs`` processes for ``duration`` s."""
+def run_load(port: int, hands: list[str], clients: int, mc_share: float, duration: float,
+             procs: int) -> dict:
     procs = max(1, min(procs, clients))
     offsets = [[k * 97 for k in range(clients) if k % procs == p] for p in range(procs)]
     ctx = multiprocessing.get_context("fork")
+    lat: dict[str, list[float]] = {"table": [], "mc": []}
+    err: dict[str, list[str]] = {"table": [], "mc": []}
+    ok = {"table": 0, "mc": 0}
     with concurrent.futures.ProcessPoolExecutor(procs, mp_context=ctx) as pool:
-        stop_at = time.time() + duration + 0.2  # wall clock: shared by every process
+        stop_at = time.time() + duration + 0.3
         start = time.time()
-        futures = [pool.submit(client_process, port, hands, o, stop_at) for o in offsets]
-        latencies: list[float] = []
-        errors: list[str] = []
+        futures = [pool.submit(client_process, port, hands, o, mc_share, stop_at) for o in offsets]
         for f in futures:
-            lat, err = f.result()
-            latencies.extend(lat)
-            errors.extend(err)
+            part_lat, part_err, part_ok = f.result()
+            for k in lat:
+                lat[k].extend(part_lat[k])
+                err[k].extend(part_err[k])
+                ok[k] += part_ok[k]
         elapsed = max(time.time(), stop_at) - start
-    return latencies, errors, elapsed
+    return {"lat": lat, "err": err, "ok": ok, "elapsed": elapsed,
+            "rps": sum(len(v) for v in lat.values()) / elapsed}
+
+
+def merge(results: dict, key: tuple, r: dict) -> None:
+    """Pool one more run of a row into its totals (latencies, errors, counts, time)."""
+    if key not in results:
+        results[key] = r
+        return
+    acc = results[key]
+    for k in acc["lat"]:
+        acc["lat"][k].extend(r["lat"][k])
+        acc["err"][k].extend(r["err"][k])
+        acc["ok"][k] += r["ok"][k]
+    acc["elapsed"] += r["elapsed"]
+    acc["rps"] = sum(len(v) for v in acc["lat"].values()) / acc["elapsed"]
 
 
 def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[k]
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
-def in_process_baseline(hands: list[str], seconds: float) -> tuple[float, int]:
-    """Mean seconds per arrange request through the Flask test client, sequentially."""
-    from api import create_app
+def slow_attack(port: int, seconds: float) -> dict:
+    """Probe /healthz and a table arrange under the slow-client attack with 8 costly requests."""
+    from test_serve_slow_clients import HAND, SlowClients, worst_legal_request
 
-    client = create_app({"TESTING": True}).test_client()
-    client.post("/v1/capsa/arrange", data=body_for(hands[0]), content_type="application/json")
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        resp = client.post("/v1/capsa/arrange", data=body_for(hands[n % len(hands)]),
-                           content_type="application/json")
-        if resp.status_code != 200:
-            raise SystemExit(f"in-process arrange failed: {resp.status_code} {resp.data[:200]!r}")
-        n += 1
-    return (time.perf_counter() - start) / n, n
+    worst = json.dumps(worst_legal_request()).encode()
+    stop = threading.Event()
+    heavy_codes: list[int] = []
+
+    def heavy() -> None:
+        while not stop.is_set():
+            try:
+                conn = http.client.HTTPConnection(HOST, port, timeout=30)
+                status, data = request(conn, "POST", "/v1/capsa/arrange", worst)
+                conn.close()
+            except OSError:
+                status, data = 0, b""
+            heavy_codes.append(status)
+            if b"compute_busy" in data:
+                time.sleep(0.2)  # refused at once: come back, as the test's clients do
+
+    probes: dict[str, list[float]] = {"healthz": [], "arrange": []}
+    failed = {"healthz": 0, "arrange": 0}
+    with SlowClients(port, 200, 200, 200):
+        threads = [threading.Thread(target=heavy, daemon=True) for _ in range(8)]
+        for t in threads:
+            t.start()
+        time.sleep(1.5)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for kind, (method, path, body) in {
+                "healthz": ("GET", "/healthz", None),
+                "arrange": ("POST", "/v1/capsa/arrange", body_for(HAND, "table", 0)),
+            }.items():
+                t0 = time.perf_counter()
+                try:
+                    conn = http.client.HTTPConnection(HOST, port, timeout=2)
+                    status, _ = request(conn, method, path, body)
+                    conn.close()
+                except OSError:
+                    status = 0
+                if status == 200:
+                    probes[kind].append((time.perf_counter() - t0) * 1000)
+                else:
+                    failed[kind] += 1
+            time.sleep(0.02)
+        stop.set()
+    return {"probes": probes, "failed": failed,
+            "heavy": {c: heavy_codes.count(c) for c in sorted(set(heavy_codes))}}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--clients", type=int, default=20)
-    ap.add_argument("--duration", type=float, default=15.0, help="seconds of load")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--threads", type=int, default=None,
-                    help="threads per worker (default: capsa serve's default)")
-    ap.add_argument("--serve-args", nargs=argparse.REMAINDER, default=[],
-                    help="further `capsa serve` options, e.g. --serve-args --keepalive 0")
-    ap.add_argument("--client-procs", type=int, default=4,
-                    help="processes the clients are spread over (threads within each)")
-    ap.add_argument("--baseline", type=float, default=3.0, help="seconds of in-process baseline")
+    ap.add_argument("--duration", type=float, default=5.0, help="seconds of load per row and round")
+    ap.add_argument("--rounds", type=int, default=2, help="times each row is measured, stacks alternating")
+    ap.add_argument("--clients", type=int, nargs="+", default=[20, 50])
+    ap.add_argument("--client-procs", type=int, default=4)
+    ap.add_argument("--stacks", nargs="+", choices=list(STACKS), default=list(STACKS))
+    ap.add_argument("--slow", action="store_true", help="also run the slow-client attack")
+    ap.add_argument("--slow-seconds", type=float, default=8.0)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--startup-timeout", type=float, default=180.0)
     args = ap.parse_args(argv)
 
     hands = random_hands(4096, args.seed)
-    port = free_port()
-    cmd = serve_command(port, args.workers, args.threads, args.serve_args)
-    print(f"server: {' '.join(Path(c).name if c == sys.executable else c for c in cmd)}")
-    t_launch = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    results: dict[tuple[str, str, int], dict] = {}
+    attacks: dict[str, dict] = {}
+    # Every stack runs for the whole benchmark and the rows alternate between them, round
+    # after round, so each stack sees the same background load of a shared machine.
+    served = {stack: Served(STACKS[stack], args.startup_timeout) for stack in args.stacks}
     try:
-        wait_healthy(proc, port, args.startup_timeout)
-        startup = time.perf_counter() - t_launch
-        conn = http.client.HTTPConnection(HOST, port, timeout=30)
-        t0 = time.perf_counter()
-        status, data = request(conn, "POST", "/v1/capsa/arrange", body_for(hands[-1]))
-        first_ms = (time.perf_counter() - t0) * 1000
-        conn.close()
-        if status != 200:
-            print(f"first arrange failed: HTTP {status} {data[:300]!r}")
-            return 1
-        # A fresh connection per request lands on each worker: the worst first hit of any.
-        firsts = []
-        for hand in hands[-9:-1]:
-            c = http.client.HTTPConnection(HOST, port, timeout=30)
-            t0 = time.perf_counter()
-            request(c, "POST", "/v1/capsa/arrange", body_for(hand))
-            firsts.append((time.perf_counter() - t0) * 1000)
-            c.close()
-
-        latencies, errors, elapsed = run_load(port, hands, args.clients, args.client_procs,
-                                              args.duration)
+        for _ in range(args.rounds):
+            for mix, share in MIXES.items():
+                for clients in args.clients:
+                    for stack, srv in served.items():
+                        r = run_load(srv.port, hands, clients, share, args.duration,
+                                     args.client_procs)
+                        merge(results, (stack, mix, clients), r)
+        if args.slow:
+            for stack, srv in served.items():
+                attacks[stack] = slow_attack(srv.port, args.slow_seconds)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait()
+        codes = {stack: srv.stop() for stack, srv in served.items()}
+    for stack, code in codes.items():
+        if code != 0:
+            print(f"{stack}: capsa serve exited with status {code}")
 
-    lat_ms = [x * 1000 for x in latencies]
-    n = len(lat_ms)
-    rps = n / elapsed
-    p50, p99 = percentile(lat_ms, 50), percentile(lat_ms, 99)
-    per_req_s, base_n = in_process_baseline(hands, args.baseline)
-    base_rps = 1 / per_req_s
-
-    print(f"startup to healthy: {startup:.1f} s; server exit status {code}")
-    print(f"first arrange:        {first_ms:7.1f} ms   (target < {TARGET_FIRST_MS:.0f} ms)"
-          f"   {'OK' if first_ms < TARGET_FIRST_MS else 'MISSED'}")
-    print(f"next 8 cold conns:    max {max(firsts):.1f} ms, median {statistics.median(firsts):.1f} ms")
-    print(f"load: {args.clients} clients x {elapsed:.1f} s, {args.workers} workers, "
-          f"{os.cpu_count()} CPUs")
-    print(f"{'':24}{'requests/s':>12}{'p50 ms':>10}{'p99 ms':>10}{'mean ms':>10}{'errors':>8}")
-    print(f"{'server (HTTP, conc.)':24}{rps:12.1f}{p50:10.2f}{p99:10.2f}"
-          f"{statistics.fmean(lat_ms):10.2f}{len(errors):8d}")
-    print(f"{'in-process, sequential':24}{base_rps:12.1f}{per_req_s * 1000:10.2f}{'':10}"
-          f"{per_req_s * 1000:10.2f}{0:8d}   ({base_n} requests)")
-    print(f"ratio server/in-process throughput: {rps / base_rps:.2f}x")
-    print(f"p99 target < {TARGET_P99_MS:.0f} ms: {'OK' if p99 < TARGET_P99_MS else 'MISSED'}; "
-          f"errors: {'OK' if not errors else 'MISSED'}")
-    for err in sorted(set(errors))[:5]:
-        print(f"  error: {err}")
-    return 0 if not errors and code == 0 else 1
+    print(f"{os.cpu_count()} CPUs; {args.rounds} rounds x {args.duration:g} s per row, stacks "
+          f"alternating; Monte Carlo = {MC_SAMPLES} samples")
+    print("req/s counts answered requests (any status); Monte Carlo: ok = 200, busy = 503 "
+          "compute_busy (refused at once), late = any other failure (503 past the deadline); ms")
+    print(f"{'stack':11}{'mix':7}{'clients':>8}{'req/s':>8}{'table p50':>10}{'table p99':>10}"
+          f"{'mc p50':>8}{'mc p99':>8}{'mc ok':>7}{'mc busy':>8}{'mc late':>8}{'tbl err':>8}")
+    for (stack, mix, clients), r in results.items():
+        t, m = [x * 1000 for x in r["lat"]["table"]], [x * 1000 for x in r["lat"]["mc"]]
+        mc_err = len(r["err"]["mc"])
+        busy = sum("compute_busy" in e for e in r["err"]["mc"])
+        mc = f"{percentile(m, 50):8.0f}{percentile(m, 99):8.0f}" if m else f"{'-':>8}{'-':>8}"
+        print(f"{stack:11}{mix:7}{clients:8d}{r['rps']:8.0f}{percentile(t, 50):10.1f}"
+              f"{percentile(t, 99):10.1f}{mc}{r['ok']['mc']:7d}{busy:8d}{mc_err - busy:8d}"
+              f"{len(r['err']['table']):8d}")
+    for now in [s for s in args.stacks if s != "before"]:
+        if "before" not in args.stacks:
+            break
+        print(f"ratios {now}/before:")
+        for mix in MIXES:
+            for clients in args.clients:
+                a, b = results[now, mix, clients], results["before", mix, clients]
+                p_a = percentile(a["lat"]["table"], 99)
+                p_b = percentile(b["lat"]["table"], 99)
+                print(f"  {mix:6} {clients:3d} clients: throughput {a['rps'] / b['rps']:.2f}x, "
+                      f"table p50 {percentile(a['lat']['table'], 50) / percentile(b['lat']['table'], 50):.2f}x, "
+                      f"table p99 {p_a / p_b:.2f}x")
+    for stack, r in attacks.items():
+        parts = []
+        for kind, ms in r["probes"].items():
+            ok = len(ms)
+            p99 = f"p99 {percentile(ms, 99):.1f} ms" if ms else "no answer"
+            parts.append(f"{kind} {ok}/{ok + r['failed'][kind]} answered, {p99}")
+        print(f"slow-client attack, {stack}: " + "; ".join(parts) + f"; costly requests {r['heavy']}")
+    for key, r in results.items():
+        for err in sorted(set(r["err"]["table"] + r["err"]["mc"]))[:3]:
+            print(f"  {key}: {err}")
+    return 0
 
 
 if __name__ == "__main__":

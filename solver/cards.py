@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -37,6 +37,31 @@ BIG_JOKER = 53
 JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def either_case(text: str) -> str:
+    """A regular expression matching ``text`` in any letter case, without flags."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in text)
+
+
+RANK_PATTERN = "(?:10|[" + RANK_CHARS + "".join(c.lower() for c in RANK_CHARS if c.isalpha()) + "])"
+SUIT_PATTERN = "[" + SUIT_CHARS + SUIT_CHARS.upper() + "".join(SUIT_SYMBOLS) + "]"
+
+
+def card_pattern(allow_jokers: bool = False) -> str:
+    """A regular expression (no anchors, no flags: JSON Schema and Python agree on it) for one
+    card token that :func:`parse_card` accepts: rank then suit in either case, ``10`` for
+    ``T``, a suit symbol before or after the rank, and ``SJ``/``BJ`` when jokers are allowed.
+
+    >>> bool(re.fullmatch(card_pattern(), "10h")), bool(re.fullmatch(card_pattern(), "♦7"))
+    (True, True)
+    >>> bool(re.fullmatch(card_pattern(), "BJ")), bool(re.fullmatch(card_pattern(True), "bj"))
+    (False, True)
+    """
+    forms = [RANK_PATTERN + SUIT_PATTERN, "[" + "".join(SUIT_SYMBOLS) + "]" + RANK_PATTERN]
+    if allow_jokers:
+        forms += [either_case(name) for name in JOKER_NAMES]
+    return "(?:" + "|".join(forms) + ")"
 
 
 class Rank(IntEnum):
@@ -206,6 +231,34 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical strings for card ids, in the given order."""
     return [format_card(c) for c in cards]
 
+
+def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str = "hand",
+                labels: Sequence[str] = ()) -> list[str]:
+    """One problem per card that appears more than once across ``groups`` (hands, plays),
+    naming the card and where it is: what every game says of a deal or a table that repeats a
+    card. ``labels`` names groups one by one instead (``["hand 0", ..., "the kitty"]``).
+
+    >>> cards_twice([[0, 5], [5, 9], [9]], name="player")
+    ["card '3d' is dealt twice (players 0 and 1)", "card '4d' is dealt twice (players 1 and 2)"]
+    >>> cards_twice([[0], [0]], labels=["hand 0", "the kitty"])
+    ["card '2c' is dealt twice (hand 0 and the kitty)"]
+    """
+    where: dict[int, list[int]] = {}
+    for i, group in enumerate(groups):
+        for c in group:
+            where.setdefault(c, []).append(i)
+    out = []
+    for c in sorted(where):
+        held = where[c]
+        if len(held) > 1:
+            times = "twice" if len(held) == 2 else f"{len(held)} times"
+            if labels:
+                names = [labels[i] for i in held]
+                places = ", ".join(names[:-1]) + f" and {names[-1]}"
+            else:
+                places = f"{name}s " + ", ".join(map(str, held[:-1])) + f" and {held[-1]}"
+            out.append(f"card {format_card(c)!r} is {verb} {times} ({places})")
+    return out
 
 
 def cards_named(doc: object) -> set[int]:

@@ -17,6 +17,10 @@ class InputError(ValueError):
         self.problems = [problems] if isinstance(problems, str) else list(problems)
         super().__init__("; ".join(self.problems))
 
+    def __reduce__(self):
+        # Keep ``problems`` item by item across pickling (the compute pool sends errors back).
+        return (type(self), (self.problems,))
+
 
 class CardError(InputError):
     """Unknown card, duplicate card or wrong count."""
@@ -34,3 +38,9 @@ class IllegalMoveError(InputError):
     """A play that is not a combination, or not legal in the current position."""
 
     code = "illegal_move"
+
+
+class WorkLimitError(InputError):
+    """A request whose work (for example samples x candidate splits) is over the limit."""
+
+    code = "too_much_work"

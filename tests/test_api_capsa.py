@@ -66,7 +66,16 @@ def test_batch_score_valid(client):
     ({"json": {"hand": HAND, "samples": 10**6}}, 400, "invalid_request", "samples"),
     ({"json": {"hand": HAND, "opponents": True}}, 400, "invalid_request", "opponents"),
     ({"json": {"hand": HAND, "opponents": 2.0}}, 200, None, None),
-    ({"json": {"hand": HAND, "method": "known"}}, 400, "invalid_input", "needs exactly one of"),
+    ({"json": {"hand": HAND, "method": "known"}}, 422, "invalid_input", "needs exactly one of"),
+    ({"json": {"hand": HAND.replace("2h", "As")}}, 422, "invalid_cards", "duplicate card 'As'"),
+    ({"json": {"hand": HAND, "rules": "vegas"}}, 400, "invalid_request",
+     "rules: unknown preset 'vegas'; one of standard, basic, two-four, indonesia"),
+    ({"json": {"hand": HAND, "rules": {"preset": "vegas"}}}, 400, "invalid_request",
+     "rules.preset: unknown preset 'vegas'; one of standard, basic, two-four, indonesia"),
+    ({"json": {"hand": HAND, "rules": 7}}, 400, "invalid_request",
+     "rules: must be a preset name or an object of options, got 7"),
+    ({"json": {"hand": HAND, "samples": 10**6}}, 400, "invalid_request",
+     "samples: Input should be less than or equal to 5000, got 1000000"),
     ({"data": "{" + " " * 1_100_000 + "}", "content_type": "application/json"}, 413,
      "body_too_large", "bytes"),
 ])
@@ -83,9 +92,13 @@ def test_batch_limits(client):
     assert r.status_code == 400 and "hands" in r.get_json()["error"]["message"]
     r = client.post("/v1/capsa/arrange/batch",
                     json={"hands": [HAND] * 30, "method": "montecarlo", "samples": 1000})
-    assert r.status_code == 400 and "at most 20,000 samples" in r.get_json()["error"]["message"]
+    # hands x samples is past what a schema can say: the request is well formed, the solver
+    # refuses it
+    assert r.status_code == 422 and "at most 20,000 samples" in r.get_json()["error"]["message"]
     r = client.post("/v1/capsa/arrange/batch", json={"hands": [HAND, "As"]})
-    assert r.status_code == 400 and "hand 1: expected 13 cards" in r.get_json()["error"]["message"]
+    assert r.status_code == 400 and "hands.1: expected 13 cards" in r.get_json()["error"]["message"]
+    r = client.post("/v1/capsa/arrange/batch", json={"hands": [HAND, HAND.replace("2h", "As")]})
+    assert r.status_code == 422 and "hand 1: duplicate card 'As'" in r.get_json()["error"]["message"]
 
 
 def test_unknown_route_and_method_are_json(client):

@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.batch import BatchConfig, LineSet, parse_line, run_batch, scan_lines
+from solver.cards import format_cards, parse_cards
 from solver.cli import main as capsa_main
+from solver.errors import InputError
 from solver.games.capsa.solve import best_many
 
-from solver.cards import format_cards, parse_cards
-from solver.errors import InputError
 
 def main(argv):
     return capsa_main(["batch", *argv])

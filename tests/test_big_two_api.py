@@ -77,20 +77,23 @@ def test_http_moves(client):
     assert [m["cards"] for m in r.get_json()["moves"]] == [["3d"], ["3d", "3c"]]
 
 
-@pytest.mark.parametrize("body, fragment", [
-    ({"hand": "3d Zz"}, "Zz"),
-    ({"hand": "3d 4d", "current": "5d 6c"}, "not a combination"),
-    ({"hand": "3d 4d", "rules": {"straights": "wrap"}}, "straights"),
-    ({"hand": "3d 4d", "rules": {"jokers": 1}}, "jokers"),
-    ({"hand": "3d 4d", "extra": 1}, "extra"),
-    ({"hand": [str(i) for i in range(60)]}, "hand"),
-    ({"hand": "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d"}, "at most 13"),
-    ({"hand": "4d", "first_trick": True}, "3d"),
-    ({"hand": "4d", "required": "Qq"}, "Qq"),
+@pytest.mark.parametrize("body, status, fragment", [
+    ({"hand": "3d Zz"}, 400, "unknown card 'Zz'"),
+    ({"hand": "3d 4d", "current": "5d 6c"}, 422, "not a combination"),
+    ({"hand": "3d 4d", "current": "4d"}, 422, "share"),
+    ({"hand": "3d 3d"}, 422, "duplicate card '3d'"),
+    ({"hand": "3d 4d", "rules": {"straights": "wrap"}}, 400,
+     "rules.straights: unknown straights 'wrap'; one of rank-order, poker"),
+    ({"hand": "3d 4d", "rules": {"jokers": 1}}, 400, "jokers"),
+    ({"hand": "3d 4d", "extra": 1}, 400, "extra"),
+    ({"hand": [str(i) for i in range(60)]}, 400, "hand"),
+    ({"hand": "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d"}, 400, "expected 1 to 13 cards, got 14"),
+    ({"hand": "4d", "first_trick": True}, 422, "3d"),
+    ({"hand": "4d", "required": "Qq"}, 400, "unknown card 'Qq'"),
 ])
-def test_http_moves_errors(client, body, fragment):
+def test_http_moves_errors(client, body, status, fragment):
     r = client.post("/v1/big-two/moves", json=body)
-    assert r.status_code == 400
+    assert r.status_code == status
     assert fragment in json.dumps(r.get_json())
 
 
@@ -103,7 +106,7 @@ def test_http_classify(client):
     pair = client.post("/v1/big-two/classify", json={"cards": ["7s", "7h"]}).get_json()
     assert pair["kind"] == "pair" and pair["rank"] == "7"
     r = client.post("/v1/big-two/classify", json={"cards": "7s 7h 7d 7c"})
-    assert r.status_code == 400 and "not a combination" in r.get_json()["error"]["message"]
+    assert r.status_code == 422 and "not a combination" in r.get_json()["error"]["message"]
     r = client.post("/v1/big-two/classify",
                     json={"cards": "Ah 2h 3h 4h 5h", "rules": {"straights": "poker"}})
     assert r.get_json()["kind"] == "straight_flush"

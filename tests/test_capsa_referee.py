@@ -188,7 +188,7 @@ def test_table_errors():
     arr = {"front": "2s 3s 4h", "middle": "5c 6c 9c Tc Jh", "back": "Ac Ah Ad Kc Kh"}
     with pytest.raises(InputError, match="2 to 4 players, got 1"):
         score([arr])
-    with pytest.raises(CardError, match="used twice at the table"):
+    with pytest.raises(CardError, match=r"card .2s. is used twice \(players 0 and 1\)"):
         score([arr, arr])
     with pytest.raises(CardError, match="player 1: middle: expected 5 cards, got 4"):
         score([arr, {"front": "2c 3c 4c", "middle": "5d 6d 7d 8d", "back": "9d Td Jd Qd Kd"}])

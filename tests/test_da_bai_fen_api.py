@@ -78,22 +78,29 @@ def test_http_trick_winner_points_and_kitty(client):
     assert partial["winner"] == 0 and partial["complete"] is False
 
 
-@pytest.mark.parametrize("path, body, message", [
-    ("/plays", {"hand": "As Zz", "trump_rank": "2", "trump_suit": "s"}, "unknown card"),
-    ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "s", "trick": ["As"]}, "both in"),
-    ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "s", "extra": 1}, "unknown field"),
+@pytest.mark.parametrize("path, body, status, message", [
+    ("/plays", {"hand": "As Zz", "trump_rank": "2", "trump_suit": "s"}, 400, "unknown card 'Zz'"),
+    ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "s", "trick": ["As"]}, 422,
+     "both in"),
+    ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "s", "extra": 1}, 400,
+     "unknown field"),
     ("/plays", {"hand": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2d", "trump_rank": "2",
-                "trump_suit": "s"}, "at most 12"),
+                "trump_suit": "s"}, 400, "expected 1 to 12 cards, got 13"),
     ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "s", "trick": ["Kh"] * 4},
-     "trick"),
-    ("/trick", {"trick": [], "trump_rank": "2", "trump_suit": "s"}, "trick"),
-    ("/trick", {"trick": ["Kh Qh", "3c"], "trump_rank": "2", "trump_suit": "s"}, "lead has 2"),
+     400, "trick"),
+    ("/plays", {"hand": "As", "trump_rank": "2", "trump_suit": "x"}, 400,
+     "trump_suit: unknown trump suit 'x'; one of c d h s, a symbol or a suit's name"),
+    ("/trick", {"trick": [], "trump_rank": "2", "trump_suit": "s"}, 400, "trick"),
+    ("/trick", {"trick": ["Kh Qh", "3c"], "trump_rank": "2", "trump_suit": "s"}, 422,
+     "lead has 2"),
     ("/trick", {"trick": ["Kh"], "trump_rank": "2", "trump_suit": "s",
-                "kitty_multiplier": 11}, "kitty_multiplier"),
+                "kitty_multiplier": 11}, 400,
+     "kitty_multiplier: Input should be less than or equal to 10, got 11"),
 ])
-def test_http_errors_are_400(client, path, body, message):
+def test_http_errors_are_4xx(client, path, body, status, message):
+    """400: the body breaks the schema; 422: it matches, and the game refuses it."""
     r = post(client, path, body)
-    assert r.status_code == 400
+    assert r.status_code == status
     assert message in r.get_json()["error"]["message"]
 
 

@@ -77,16 +77,18 @@ def test_http_classify(client):
     assert r.get_json()["kind"] == "quad" and r.get_json()["top"] == "3"
 
 
-@pytest.mark.parametrize("path, body, code", [
-    ("/v1/da-san/moves", {"hand": "4c Zz"}, "invalid_cards"),
-    ("/v1/da-san/moves", {"hand": "4c", "current": "5c 6c"}, "illegal_move"),
+@pytest.mark.parametrize("path, body, status, code", [
+    ("/v1/da-san/moves", {"hand": "4c Zz"}, 400, "invalid_cards"),
+    ("/v1/da-san/moves", {"hand": "4c", "current": "5c 6c"}, 422, "illegal_move"),
     ("/v1/da-san/moves", {"hand": "4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c 3c 4d 5d 6d 7d 8d 9d Td Jd"},
-     "invalid_cards"),  # 21 cards
-    ("/v1/da-san/moves", {"hand": "4c", "extra": 1}, "invalid_request"),
-    ("/v1/da-san/moves", {"hand": ["4c"] * 21}, "invalid_request"),
-    ("/v1/da-san/classify", {"cards": "4c 4c"}, "invalid_cards"),
-    ("/v1/da-san/classify", {}, "invalid_request"),
+     400, "invalid_cards"),  # 21 cards
+    ("/v1/da-san/moves", {"hand": "4c", "extra": 1}, 400, "invalid_request"),
+    ("/v1/da-san/moves", {"hand": ["4c"] * 21}, 400, "invalid_cards"),
+    ("/v1/da-san/classify", {"cards": "4c 4c"}, 422, "invalid_cards"),
+    ("/v1/da-san/classify", {"cards": ["4c", "4c"]}, 400, "invalid_cards"),
+    ("/v1/da-san/classify", {}, 400, "invalid_request"),
 ])
-def test_http_errors_are_400(client, path, body, code):
+def test_http_errors_are_4xx(client, path, body, status, code):
+    """400: the body breaks the schema; 422: it matches, and the game refuses it."""
     r = client.post(path, json=body)
-    assert r.status_code == 400 and r.get_json()["error"]["code"] == code
+    assert r.status_code == status and r.get_json()["error"]["code"] == code

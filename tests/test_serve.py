@@ -1,4 +1,5 @@
-"""``capsa serve``: gunicorn with preloaded, warmed workers on a loopback port."""
+"""``capsa serve``: nginx in front of gunicorn's preloaded, warmed workers, and a compute
+pool, on a loopback port."""
 
 from __future__ import annotations
 
@@ -47,6 +48,20 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for child in _children(pid):
+        out += [child, *_descendants(child)]
+    return out
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -59,12 +74,13 @@ def _alive(pid: int) -> bool:
 class Server:
     """``python -m solver.cli serve`` as a child process, stopped with SIGTERM."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, *extra: str):
         self.port = _free_port()
         self.log = open(os.devnull, "wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "solver.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--workers", str(workers), "--log-level", "warning"],
+             "--port", str(self.port), "--workers", str(workers), "--log-level", "warning",
+             *extra],
             cwd=ROOT, stdout=self.log, stderr=subprocess.PIPE)
 
     def wait_ready(self) -> None:
@@ -95,16 +111,20 @@ class Server:
             self.log.close()
 
 
-@pytest.mark.parametrize("workers", [2, 1])
-def test_serve_answers_and_shuts_down_cleanly(workers):
-    server = Server(workers)
+@pytest.mark.parametrize("workers, compute", [(2, 2), (1, 1)])
+def test_serve_answers_and_shuts_down_cleanly(workers, compute):
+    server = Server(workers, "--compute-workers", str(compute))
     try:
         server.wait_ready()
-        # The first worker may answer before the master has forked the others.
+        # gunicorn (master + workers), the pool (supervisor + processes), nginx (master + 1
+        # worker). The first worker may answer before the master has forked the others.
+        expected = (1 + workers) + (1 + compute) + 2
         deadline = time.monotonic() + 30
-        while len(kids := _children(server.proc.pid)) != workers and time.monotonic() < deadline:
+        while (len(kids := _descendants(server.proc.pid)) != expected
+               and time.monotonic() < deadline):
             time.sleep(0.1)
-        assert len(kids) == workers, f"expected {workers} gunicorn workers, found {kids}"
+        assert len(kids) == expected, f"expected {expected} processes, found {kids}"
+        assert sum(_name(pid) == "nginx" for pid in kids) == 2
 
         status, spec = _request(server.port, "GET", "/openapi.json")
         assert status == 200 and "/healthz" in spec["paths"]
@@ -119,7 +139,7 @@ def test_serve_answers_and_shuts_down_cleanly(workers):
     finally:
         code = server.stop()
     assert code == 0
-    assert not any(_alive(pid) for pid in kids), "workers outlived the master"
+    assert not any(_alive(pid) for pid in kids), "processes outlived capsa serve"
     assert has_capsa, "/v1/capsa/valid is not served"
 
 
@@ -142,10 +162,48 @@ def test_serve_page_and_static_files():
 
 @pytest.mark.parametrize("argv, message", [
     (["serve", "--workers", "0"], "workers must be between 1 and 64"),
-    (["serve", "--port", "70000"], "port must be between 0 and 65535"),
+    (["serve", "--port", "70000"], "port must be between 1 and 65535"),
+    (["serve", "--deadline", "0"], "deadline must be between 0.1 and 600 seconds, got 0"),
+    (["serve", "--compute-workers", "-1"], "compute-workers must be between 0 and 64"),
+    (["serve", "--nginx", "/nonexistent/nginx"], "--nginx '/nonexistent/nginx' is not an executable"),
     (["serve", "--port", "http"], "port must be an integer"),
 ])
 def test_serve_rejects_bad_options(argv, message, capsys):
     assert cli.main(argv) == cli.EXIT_INPUT_ERROR
     err = capsys.readouterr().err
     assert err.startswith("capsa: error:") and message in err
+
+
+def test_serve_refuses_without_nginx(capsys, monkeypatch, tmp_path):
+    """No nginx anywhere: one line naming what was looked for and the two ways out."""
+    import api.proxy
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(api.proxy, "NGINX_CANDIDATES", (str(tmp_path / "nginx"),))
+    assert cli.main(["serve", "--port", str(_free_port())]) == cli.EXIT_INPUT_ERROR
+    err = capsys.readouterr().err
+    assert err.startswith("capsa: error: nginx not found") and err.count("\n") == 1
+    assert "--no-proxy" in err and "apt-get install nginx-light" in err
+
+
+def test_serve_without_proxy_is_plain_gunicorn():
+    """``--no-proxy --compute-workers 0``: the stack before nginx (gunicorn on the port)."""
+    server = Server(1, "--no-proxy", "--compute-workers", "0")
+    try:
+        server.wait_ready()
+        kids = _descendants(server.proc.pid)
+        assert len(kids) == 2 and not any(_name(pid) == "nginx" for pid in kids)
+        assert _request(server.port, "POST", "/v1/capsa/valid", {"hand": HAND})[0] == 200
+    finally:
+        assert server.stop() == 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-proxy"]])
+def test_serve_refuses_a_port_in_use_in_one_line(extra, capsys):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port), *extra]) == cli.EXIT_INPUT_ERROR
+    err = capsys.readouterr().err
+    assert err == f"capsa: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -1,7 +1,11 @@
 """Capsa Susun over HTTP: arrangement advice (one hand or a batch), the referee, split counts.
 
-Limits: ``samples`` up to 5,000 per request; a batch holds up to 1,000 hands, and a Monte Carlo
-batch at most 20,000 samples in all (hands x samples), so no request runs for long.
+Limits (``solver.games.capsa.limits``): ``samples`` up to 5,000 per request; a batch holds up
+to 1,000 hands, and a Monte Carlo batch at most 20,000 samples in all (hands x samples).
+Monte Carlo work is also bounded as work (samples x opponents x candidate splits, see
+``montecarlo_work``), and under ``capsa serve`` Monte Carlo and batch requests run in the
+compute pool under the request deadline. Every vocabulary (presets, scorings, royalty modes, hand kinds,
+naturals, wheels, methods) comes from the rules and solver modules.
 """
 
 from __future__ import annotations
@@ -10,49 +14,96 @@ import time
 from typing import Annotated, Any, Literal
 
 from flask import Blueprint
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 
-from api.endpoint import Body, Cards, Int, json_endpoint
+from api.endpoint import Body, json_endpoint
+from api.offload import offload
+from api.schemas import bounded, cards, choice
 from solver.errors import InputError
-from solver.games.capsa.referee import score
-from solver.games.capsa.rules import KIND_NAMES
-from solver.games.capsa.solve import arrange, arrange_many
+from solver.games.capsa.limits import (
+    HAND_SIZE,
+    MAX_BATCH_HANDS,
+    MAX_BATCH_SAMPLES,
+    MAX_OPPONENTS,
+    MAX_SAMPLES_PER_REQUEST,
+    MAX_SEED,
+    MAX_TOP_PER_REQUEST,
+    MAX_WORK_PER_REQUEST,
+    ROW_SIZES,
+)
+from solver.games.capsa.lookup import WHEEL_MODES
+from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, score
+from solver.games.capsa.rules import (
+    FRONT_KINDS,
+    KIND_NAMES,
+    MAX_UNITS,
+    NATURAL_KINDS,
+    PRESETS,
+    ROWS,
+    ROYALTY_MODES,
+    ROYALTY_PRESETS,
+    SCORINGS,
+)
+from solver.games.capsa.solve import METHODS, arrange, arrange_many
 from solver.games.capsa.splits import valid_arrangements
 
 bp = Blueprint("capsa", __name__, url_prefix="/v1/capsa")
 
-MAX_SAMPLES = 5_000
-MAX_BATCH = 1_000
-MAX_BATCH_SAMPLES = 20_000
+# Kept under their old names for importers.
+MAX_SAMPLES = MAX_SAMPLES_PER_REQUEST
+MAX_BATCH = MAX_BATCH_HANDS
+MAX_WORK = MAX_WORK_PER_REQUEST
 
-Preset = Literal["standard", "basic", "two-four", "indonesia"]
+BATCH_METHODS = tuple(m for m in METHODS if m != "known")  # known needs the opponents' cards
+Preset = choice("preset", tuple(PRESETS), "a rules preset")
 KindName = Literal[tuple(KIND_NAMES)]  # type: ignore[valid-type]
-Units = Annotated[Int, Field(ge=0, le=1000)]
+NaturalName = Literal[tuple(NATURAL_KINDS)]  # type: ignore[valid-type]
+RowName = Literal[tuple(ROWS)]  # type: ignore[valid-type]
+Units = bounded(0, MAX_UNITS)
+Hand = cards(HAND_SIZE, description="a hand")
+Seed = bounded(0, MAX_SEED, "random seed")
+Samples = bounded(1, MAX_SAMPLES_PER_REQUEST, "Monte Carlo samples (deals of the unseen cards)")
+Opponents = bounded(1, MAX_OPPONENTS, "number of opponents")
+
+
+def _table(kinds: tuple[str, ...]) -> Any:
+    """{kind: units}; kinds outside ``kinds`` are schema errors, named with the allowed ones."""
+    return dict[choice("hand kind", kinds), Units] | None  # type: ignore[misc]
 
 
 class RoyaltyTable(Body):
-    front: dict[Literal["high_card", "pair", "trips"], Units] | None = None
-    middle: dict[KindName, Units] | None = None
-    back: dict[KindName, Units] | None = None
+    """Royalty units per row and hand kind; a row left out pays none."""
+
+    front: _table(FRONT_KINDS) = None  # type: ignore[valid-type]
+    middle: _table(tuple(KIND_NAMES)) = None  # type: ignore[valid-type]
+    back: _table(tuple(KIND_NAMES)) = None  # type: ignore[valid-type]
 
 
-class NaturalUnits(Body):
-    dragon: Units | None = None
-    six_pairs: Units | None = None
-    three_straights: Units | None = None
-    three_flushes: Units | None = None
+# one optional field per natural the rules know, in their order
+NaturalUnits = create_model(
+    "NaturalUnits", __base__=Body,
+    __doc__="Units per natural; a natural left out keeps its standard units.",
+    **{kind: (Units | None, None) for kind in NATURAL_KINDS},
+)
 
 
 class RulesIn(Body):
     """A preset plus per-option overrides (see the rules file)."""
 
     preset: Preset = "standard"
-    scoring: Literal["one-six", "two-four", "scoop-one", "basic"] | None = None
-    royalties: Literal["standard", "none"] | RoyaltyTable | None = None
-    royalty_mode: Literal["winner", "net"] | None = None
+    scoring: choice("scoring", SCORINGS) | None = None  # type: ignore[valid-type]
+    royalties: Annotated[
+        Annotated[choice("royalties", ROYALTY_PRESETS), Tag("<name>")]  # type: ignore[valid-type]
+        | Annotated[RoyaltyTable, Tag("<table>")],
+        Discriminator(lambda v: "<name>" if isinstance(v, str) else "<table>"),
+    ] | None = None
+    royalty_mode: choice("royalty_mode", ROYALTY_MODES) | None = None  # type: ignore[valid-type]
     single_royalty: bool | None = None
-    naturals: bool | NaturalUnits | None = None
-    wheel: Literal["lowest", "second"] | None = None
+    naturals: Annotated[
+        Annotated[bool, Tag("<switch>")] | Annotated[NaturalUnits, Tag("<units>")],  # type: ignore[valid-type]
+        Discriminator(lambda v: "<units>" if isinstance(v, (dict, BaseModel)) else "<switch>"),
+    ] | None = None
+    wheel: choice("wheel", WHEEL_MODES) | None = None  # type: ignore[valid-type]
 
     def spec(self) -> dict[str, Any]:
         d = self.model_dump(exclude_none=True)
@@ -62,33 +113,46 @@ class RulesIn(Body):
         return d
 
 
-RulesField = Annotated[Preset | RulesIn, Field(description="a preset name, or a preset with overrides")]
+def _rules_shape(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "<preset>"
+    return "<options>" if isinstance(value, (dict, BaseModel)) else None
+
+
+RulesField = Annotated[
+    Annotated[Preset, Tag("<preset>")] | Annotated[RulesIn, Tag("<options>")],
+    Discriminator(_rules_shape, custom_error_type="rules_shape",
+                  custom_error_message="must be a preset name or an object of options"),
+    Field(description="a preset name, or a preset with overrides"),
+]
 
 
 class ArrangementIn(Body):
-    front: Cards
-    middle: Cards
-    back: Cards
+    front: cards(ROW_SIZES["front"], description="the front row")  # type: ignore[valid-type]
+    middle: cards(ROW_SIZES["middle"], description="the middle row")  # type: ignore[valid-type]
+    back: cards(ROW_SIZES["back"], description="the back row")  # type: ignore[valid-type]
 
 
 class HandIn(Body):
-    hand: Cards
+    hand: Hand  # type: ignore[valid-type]
 
 
 class ArrangeRequest(Body):
-    hand: Cards = Field(description="the 13 cards to set")
+    hand: Hand = Field(description="the 13 cards to set")  # type: ignore[valid-type]
     rules: RulesField = "standard"
-    opponents: Annotated[Int, Field(ge=1, le=3)] = 3
-    method: Literal["table", "montecarlo", "known"] = "table"
-    samples: Annotated[Int, Field(ge=1, le=MAX_SAMPLES)] = 1000
-    seed: Annotated[Int, Field(ge=0, le=2**63 - 1)] | None = None
-    top: Annotated[Int, Field(ge=1, le=20)] = 5
-    opponent_hands: Annotated[list[Cards], Field(min_length=1, max_length=3)] | None = None
-    opponent_arrangements: Annotated[list[ArrangementIn], Field(min_length=1, max_length=3)] | None = None
+    opponents: Opponents = 3  # type: ignore[valid-type]
+    method: choice("method", METHODS) = "table"  # type: ignore[valid-type]
+    samples: Samples = 1000  # type: ignore[valid-type]
+    seed: Seed | None = None  # type: ignore[valid-type]
+    top: bounded(1, MAX_TOP_PER_REQUEST, "how many arrangements to list") = 5  # type: ignore[valid-type]
+    opponent_hands: Annotated[list[Hand], Field(  # type: ignore[valid-type]
+        min_length=1, max_length=MAX_OPPONENTS)] | None = None
+    opponent_arrangements: Annotated[list[ArrangementIn], Field(
+        min_length=1, max_length=MAX_OPPONENTS)] | None = None
 
 
 class RowOut(BaseModel):
-    row: Literal["front", "middle", "back"]
+    row: RowName  # type: ignore[valid-type]
     kind: KindName
     win: float
     tie: float
@@ -105,7 +169,7 @@ class ArrangementOut(BaseModel):
 
 
 class NaturalOut(BaseModel):
-    kind: Literal["dragon", "six_pairs", "three_straights", "three_flushes"]
+    kind: NaturalName  # type: ignore[valid-type]
     units: int
     split: ArrangementIn | None = None
 
@@ -115,7 +179,7 @@ class ArrangeResponse(BaseModel):
     valid_arrangements: int
     natural: NaturalOut | None
     arrangements: list[ArrangementOut]
-    method: Literal["table", "montecarlo", "known"]
+    method: Literal[METHODS]  # type: ignore[valid-type]
     opponents: int
     candidates: int
     samples: int | None = None
@@ -124,12 +188,13 @@ class ArrangeResponse(BaseModel):
 
 
 class BatchRequest(Body):
-    hands: Annotated[list[Cards], Field(min_length=1, max_length=MAX_BATCH)]
+    hands: Annotated[list[Hand], Field(  # type: ignore[valid-type]
+        min_length=1, max_length=MAX_BATCH_HANDS)]
     rules: RulesField = "standard"
-    opponents: Annotated[Int, Field(ge=1, le=3)] = 3
-    method: Literal["table", "montecarlo"] = "table"
-    samples: Annotated[Int, Field(ge=1, le=MAX_SAMPLES)] = 1000
-    seed: Annotated[Int, Field(ge=0, le=2**63 - 1)] = 0
+    opponents: Opponents = 3  # type: ignore[valid-type]
+    method: choice("method", BATCH_METHODS) = "table"  # type: ignore[valid-type]
+    samples: Samples = 1000  # type: ignore[valid-type]
+    seed: Seed = 0  # type: ignore[valid-type]
 
 
 class BestOut(BaseModel):
@@ -145,9 +210,17 @@ class BatchResponse(BaseModel):
     elapsed_ms: float
 
 
+Player = Annotated[
+    Annotated[ArrangementIn, Tag("<rows>")] | Annotated[HandIn, Tag("<hand>")],
+    Discriminator(lambda v: "<hand>" if isinstance(v, HandIn) or (isinstance(v, dict) and "hand" in v)
+                  else "<rows>"),
+    Field(description="three rows, or a hand of 13 cards (for a natural)"),
+]
+
+
 class ScoreRequest(Body):
     rules: RulesField = "standard"
-    players: Annotated[list[ArrangementIn | HandIn], Field(min_length=2, max_length=4)]
+    players: Annotated[list[Player], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
 
 
 class VsOut(BaseModel):
@@ -162,7 +235,7 @@ class VsOut(BaseModel):
 class PlayerOut(BaseModel):
     points: int
     foul: bool
-    natural: Literal["dragon", "six_pairs", "three_straights", "three_flushes"] | None
+    natural: NaturalName | None  # type: ignore[valid-type]
     vs: list[VsOut]
 
 
@@ -171,7 +244,7 @@ class ScoreResponse(BaseModel):
 
 
 class ValidRequest(Body):
-    hand: Cards
+    hand: Hand  # type: ignore[valid-type]
     rules: RulesField = "standard"
 
 
@@ -184,6 +257,7 @@ def _rules(r: str | RulesIn) -> Any:
 
 
 @json_endpoint(bp, "/arrange", ArrangeRequest, ArrangeResponse)
+@offload(lambda body: body.method == "montecarlo")
 def arrange_hand(body: ArrangeRequest) -> dict:
     """Rank the arrangements of 13 cards by expected points."""
     start = time.perf_counter()
@@ -191,13 +265,14 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                   body.seed, body.top,
                   opponent_hands=body.opponent_hands,
                   opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
-                  if body.opponent_arrangements else None)
+                  if body.opponent_arrangements else None, max_work=MAX_WORK)
     out = res.to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out
 
 
 @json_endpoint(bp, "/arrange/batch", BatchRequest, BatchResponse)
+@offload()
 def arrange_batch(body: BatchRequest) -> dict:
     """The best arrangement of each of up to 1,000 hands."""
     if body.method == "montecarlo" and len(body.hands) * body.samples > MAX_BATCH_SAMPLES:
@@ -205,7 +280,7 @@ def arrange_batch(body: BatchRequest) -> dict:
                          f"all (hands x samples), got {len(body.hands) * body.samples:,}")
     start = time.perf_counter()
     results = arrange_many(body.hands, _rules(body.rules), body.opponents, body.method,
-                           body.samples, body.seed, processes=1)
+                           body.samples, body.seed, processes=1, max_work=MAX_WORK)
     return {"results": results, "elapsed_ms": round((time.perf_counter() - start) * 1e3, 3)}
 
 

@@ -3,8 +3,9 @@
 ``/moves`` is the name every game uses for the legal-moves query; ``/plays`` is the same
 endpoint under its first name, kept for existing clients.
 
-Sizes are bounded by the models (a hand of at most 12 cards, so at most 4,095 plays) and
-every bad card, rank, suit or trick shape is a 400 naming the problem.
+Sizes are bounded by the models (a hand of at most 12 cards, so at most 4,095 plays). A bad
+card, rank or suit is a 400 naming the problem; a trick the rules refuse (plays of unequal
+sizes, a card both in the hand and the trick, too many plays) is a 422.
 """
 
 from __future__ import annotations
@@ -15,34 +16,41 @@ from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.advise import add_advise_route
-from api.endpoint import Body, Int, json_endpoint
-from solver.cards import format_cards, parse_cards
-from solver.games.da_bai_fen.cards import Trump, points_of
+from api.endpoint import Body, json_endpoint
+from api.schemas import bounded, cards, pattern_choice
+from solver.cards import RANK_CHARS, SUIT_CHARS, format_cards, parse_cards
+from solver.games.da_bai_fen.cards import (
+    HAND_SIZE,
+    KITTY_SIZE,
+    NUM_PLAYERS,
+    TRUMP_RANK_PATTERN,
+    TRUMP_SUIT_PATTERN,
+    Trump,
+    points_of,
+)
 from solver.games.da_bai_fen.moves import legal_plays, normalize_trick, trick_winner
 from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 
 bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
 
-CardText = Annotated[str, Field(max_length=300)]
-CardList = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=54)]
-CardsIn = Annotated[
-    CardText | CardList,
-    Field(description="cards as one string (`BJ SJ As 10h`, spaces or commas) or a list of "
-                      "card strings; `BJ` big joker, `SJ` small joker"),
-]
-Rank = Annotated[str, Field(max_length=4, description="trump rank: 2..9, T (or 10), J, Q, K, A",
-                            examples=["2"])]
-Suit = Annotated[str, Field(max_length=8, description="trump suit: c, d, h or s", examples=["h"])]
+JOKERS = "`BJ` big joker, `SJ` small joker"
+HandIn = cards(1, HAND_SIZE, jokers=True, description=f"the player's hand ({JOKERS})")
+PlayIn = cards(1, HAND_SIZE, jokers=True, description="one play")
+KittyIn = cards(0, KITTY_SIZE, jokers=True, description="the buried kitty")
+Rank = pattern_choice("trump rank", TRUMP_RANK_PATTERN, " ".join(RANK_CHARS) + " (or 10)",
+                      "trump rank: 2..9, T (or 10), J, Q, K, A")
+Suit = pattern_choice("trump suit", TRUMP_SUIT_PATTERN, " ".join(SUIT_CHARS) + ", a symbol or "
+                      "a suit's name", "trump suit: c, d, h or s (a symbol or name too)")
 
 
 class PlaysRequest(Body):
-    hand: CardsIn = Field(description="the player's hand, at most 12 cards")
-    trump_rank: Rank
-    trump_suit: Suit
-    trick: Annotated[list[CardsIn], Field(max_length=3)] = Field(
+    hand: HandIn  # type: ignore[valid-type]
+    trump_rank: Rank  # type: ignore[valid-type]
+    trump_suit: Suit  # type: ignore[valid-type]
+    trick: Annotated[list[PlayIn], Field(max_length=NUM_PLAYERS - 1)] = Field(  # type: ignore[valid-type]
         default_factory=list,
         description="plays so far in the trick, the lead first; empty to lead")
-    max_plays: Annotated[Int, Field(ge=0)] | None = Field(
+    max_plays: bounded(0, None) | None = Field(  # type: ignore[valid-type]
         default=None, description="answer 400 instead of listing more plays than this")
 
 
@@ -58,15 +66,15 @@ class PlaysResponse(BaseModel):
 
 
 class TrickRequest(Body):
-    trick: Annotated[list[CardsIn], Field(min_length=1, max_length=4)] = Field(
+    trick: Annotated[list[PlayIn], Field(  # type: ignore[valid-type]
+        min_length=1, max_length=NUM_PLAYERS)] = Field(
         description="the plays of the trick in order, the lead first (complete or partial)")
-    trump_rank: Rank
-    trump_suit: Suit
-    kitty: CardsIn | None = Field(
+    trump_rank: Rank  # type: ignore[valid-type]
+    trump_suit: Suit  # type: ignore[valid-type]
+    kitty: KittyIn | None = Field(  # type: ignore[valid-type]
         default=None, description="on the last trick: the buried kitty, whose points count "
                                   "kitty_multiplier times for the defenders if they win it")
-    kitty_multiplier: Annotated[Int, Field(ge=KITTY_MULTIPLIER_RANGE[0],
-                                           le=KITTY_MULTIPLIER_RANGE[1])] = Field(
+    kitty_multiplier: bounded(*KITTY_MULTIPLIER_RANGE) = Field(  # type: ignore[valid-type]
         default=DaBaiFenRules().kitty_multiplier, description="the rule option of that name")
 
 

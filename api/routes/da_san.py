@@ -2,38 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
+from api.offload import offload
+from api.schemas import cards
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
-from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, classify_result, moves_result
+from solver.games.da_san.moves import (
+    MAX_HAND,
+    PLAY_KINDS,
+    RANK_ORDER,
+    classify_result,
+    moves_result,
+)
 
 bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
 
-CardText = Annotated[str, Field(max_length=8)]
 KindName = Literal[tuple(k.label for k in PLAY_KINDS)]  # type: ignore[valid-type]
+RankName = Literal[tuple(RANK_ORDER)]  # type: ignore[valid-type]
 
-
-def _cards(max_cards: int, what: str):
-    return Annotated[
-        Annotated[str, Field(max_length=8 * max_cards)]
-        | Annotated[list[CardText], Field(max_length=max_cards)],
-        Field(description=f"{what}: one string (`4c 4d 10h`, spaces or commas) or a list of "
-                          f"card strings, at most {max_cards} cards"),
-    ]
-
-
-HandCards = _cards(MAX_HAND, f"the hand ({HAND_SIZE} cards, {HAND_SIZE + KITTY_SIZE} for the bidder)")
-PlayCards = _cards(52, "the cards")
+HandCards = cards(1, MAX_HAND, description=f"the hand ({HAND_SIZE} cards, "
+                                          f"{HAND_SIZE + KITTY_SIZE} for the bidder)")
+# a play comes out of a hand, so it holds no more cards than one; none is a pass
+PlayCards = cards(0, MAX_HAND, description="the cards (none: a pass)")
 
 
 class MovesRequest(Body):
-    hand: HandCards
-    current: PlayCards | None = Field(None, description="the play to beat; omit, null or empty to lead")
+    hand: HandCards  # type: ignore[valid-type]
+    current: PlayCards | None = Field(  # type: ignore[valid-type]
+        None, description="the play to beat; omit, null or empty to lead")
     all_suits: bool = Field(False, description="every concrete card choice instead of one per "
                                                "rank pattern (lowest suits)")
 
@@ -49,14 +50,15 @@ class MovesResponse(BaseModel):
 
 
 class ClassifyRequest(Body):
-    cards: PlayCards = Field(description="the cards to classify (none: a pass)")
+    cards: PlayCards = Field(description="the cards to classify (none: a pass)")  # type: ignore[valid-type]
 
 
 class ClassifyResponse(BaseModel):
     cards: list[str]
     kind: KindName | Literal["pass"] | None = Field(description="null: not a Da San combination")
     strength: int | None = Field(description="Da San rank of the top rank, 0 (`4`) to 12 (`3`)")
-    top: str | None = Field(description="the top rank, one of `456789TJQKA23`")
+    top: RankName | None = Field(  # type: ignore[valid-type]
+        description=f"the top rank, one of `{RANK_ORDER}`")
 
 
 def _blank(cards: str | list[str] | None) -> bool:
@@ -65,6 +67,7 @@ def _blank(cards: str | list[str] | None) -> bool:
 
 @json_endpoint(bp, "/moves", MovesRequest, MovesResponse,
                summary="Legal Da San plays of a hand, leading or on a current play")
+@offload()  # all_suits on a 20-card hand lists thousands of plays: keep it off the web threads
 def moves(body: MovesRequest) -> dict:
     """Legal Da San plays of a hand, leading or on a current play."""
     current = None if _blank(body.current) else body.current

@@ -74,10 +74,11 @@ def parse_line(text: str) -> tuple[np.ndarray, object]:
                 raise InputError('the object has no "hand"')
             ident = value.get("id")
             if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
-                raise InputError("id must be a string or an integer")
+                raise InputError(f"id must be a string or an integer, got {ident!r}")
             value = value["hand"]
         if not isinstance(value, (str, list)):
-            raise InputError("a hand is a string of cards or a list of cards")
+            raise InputError("a hand is a string of cards or a list of cards, got "
+                             f"{type(value).__name__}")
         return parse_hand(value), ident
     return parse_hand(text), ident
 

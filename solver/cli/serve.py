@@ -1,57 +1,118 @@
-"""``capsa serve``: the HTTP API under gunicorn (see :mod:`api.server`)."""
+"""``capsa serve``: nginx, gunicorn and a compute pool (see :mod:`api.server`).
+
+Without nginx installed it refuses with one line (exit 2) instead of silently serving a stack
+that slow clients can starve; ``--no-proxy`` chooses that stack explicitly.
+"""
 
 from __future__ import annotations
 
 import argparse
 
+from api.proxy import ProxyLimits
 from api.server import (
+    DEFAULT_COMPUTE_NICE,
+    DEFAULT_COMPUTE_WORKERS,
+    DEFAULT_DEADLINE_S,
     DEFAULT_HOST,
     DEFAULT_KEEPALIVE,
     DEFAULT_PORT,
     DEFAULT_THREADS,
     DEFAULT_WORKERS,
     MAX_WORKERS,
+    ServeConfig,
     gunicorn_options,
-    run_server,
+    serve,
 )
 from solver.cli.common import int_arg
 
+MIN_DEADLINE_S, MAX_DEADLINE_S = 0.1, 600.0
+
+
+def deadline_arg(text: str) -> float:
+    """``--deadline`` seconds, from 0.1 to 600."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"deadline must be a number of seconds, got {text!r}") from None
+    if not MIN_DEADLINE_S <= value <= MAX_DEADLINE_S:
+        raise argparse.ArgumentTypeError(f"deadline must be between {MIN_DEADLINE_S:g} and {MAX_DEADLINE_S:g} "
+                         f"seconds, got {text}")
+    return value
+
+
+def config_from_args(args: argparse.Namespace) -> ServeConfig:
+    limits = ProxyLimits(max_connections=args.max_connections,
+                         keepalive_timeout=args.keepalive)
+    return ServeConfig(host=args.host, port=args.port, workers=args.workers,
+                       threads=args.threads, keepalive=args.keepalive, log_level=args.log_level,
+                       access_log=args.access_log, proxy=not args.no_proxy, nginx=args.nginx,
+                       compute_workers=args.compute_workers, compute_nice=args.compute_nice,
+                       deadline=args.deadline, limits=limits,
+                       sessions_db=args.sessions_db)
+
 
 def options_from_args(args: argparse.Namespace) -> dict:
+    """gunicorn's settings for ``--no-proxy`` (the port is gunicorn's own)."""
     return gunicorn_options(host=args.host, port=args.port, workers=args.workers,
                             threads=args.threads, keepalive=args.keepalive,
                             log_level=args.log_level, access_log=args.access_log)
 
 
 def run(args: argparse.Namespace) -> int:
-    run_server(options_from_args(args))
-    return 0
+    return serve(config_from_args(args))
 
 
 def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``serve [--host H] [--port P] [--workers N]``.
+    """Add ``serve [--host H] [--port P] [--workers N] ...``.
 
     >>> from solver.cli import build_parser
     >>> args = build_parser().parse_args(["serve", "--port", "9000", "--workers", "1"])
     >>> options_from_args(args)["bind"], options_from_args(args)["workers"]
     ('127.0.0.1:9000', 1)
+    >>> config_from_args(args).proxy, config_from_args(args).deadline
+    (True, 5.0)
     """
     p = sub.add_parser(
-        "serve", help="run the HTTP API (gunicorn; kernels compiled before the workers fork)",
-        description="Serve the JSON API, the web page at / and the docs at /docs.")
+        "serve", help="run the HTTP API (nginx in front of gunicorn, and a compute pool)",
+        description="Serve the JSON API, the web page at / and the docs at /docs. nginx reads "
+                    "each request under deadlines and hands complete ones to gunicorn; Monte "
+                    "Carlo and batch requests run in a separate pool under --deadline.")
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST})")
-    p.add_argument("--port", type=int_arg("port", 0, 65535), default=DEFAULT_PORT,
+    p.add_argument("--port", type=int_arg("port", 1, 65535), default=DEFAULT_PORT,
                    help=f"TCP port (default {DEFAULT_PORT})")
     p.add_argument("--workers", type=int_arg("workers", 1, MAX_WORKERS), default=DEFAULT_WORKERS,
-                   help=f"worker processes (default {DEFAULT_WORKERS})")
+                   help=f"gunicorn worker processes (default {DEFAULT_WORKERS})")
     p.add_argument("--threads", type=int_arg("threads", 1, 64), default=DEFAULT_THREADS,
                    help=f"threads per worker (default {DEFAULT_THREADS})")
+    p.add_argument("--compute-workers", type=int_arg("compute-workers", 0, MAX_WORKERS),
+                   default=DEFAULT_COMPUTE_WORKERS,
+                   help="processes for Monte Carlo and batch requests; 0 runs them in the web "
+                        f"workers with no deadline (default {DEFAULT_COMPUTE_WORKERS})")
+    p.add_argument("--compute-nice", type=int_arg("compute-nice", 0, 19),
+                   default=DEFAULT_COMPUTE_NICE,
+                   help="how much lower the pool's CPU priority is than the web workers' "
+                        f"(nice increment, default {DEFAULT_COMPUTE_NICE})")
+    p.add_argument("--deadline", type=deadline_arg, default=DEFAULT_DEADLINE_S,
+                   help="seconds a Monte Carlo or batch request may run before it is stopped "
+                        f"and answered 503 (default {DEFAULT_DEADLINE_S:g})")
     p.add_argument("--keepalive", type=int_arg("keepalive", 0, 300), default=DEFAULT_KEEPALIVE,
-                   help="seconds an idle connection stays open; 0 closes after each response "
+                   help="seconds an idle client connection stays open "
                         f"(default {DEFAULT_KEEPALIVE})")
+    p.add_argument("--max-connections", type=int_arg("max-connections", 64, 65536),
+                   default=ProxyLimits().max_connections,
+                   help="cap on nginx's open connections (default "
+                        f"{ProxyLimits().max_connections})")
+    p.add_argument("--nginx", metavar="PATH", default=None,
+                   help="the nginx binary (default: nginx on PATH, then /usr/sbin/nginx)")
+    p.add_argument("--no-proxy", action="store_true",
+                   help="serve gunicorn directly on the port, without nginx (slow clients can "
+                        "then hold its threads)")
     p.add_argument("--log-level", default="info",
                    choices=["debug", "info", "warning", "error", "critical"])
+    p.add_argument("--sessions-db", metavar="PATH",
+                   help="SQLite file of the game sessions (default: sessions.sqlite3 in the "
+                        "instance folder, created at start)")
     p.add_argument("--access-log", action="store_true", help="log each request to stderr")
     p.set_defaults(func=run)
     return p

@@ -112,27 +112,27 @@ class GameState(ABC):
     def clone(self) -> GameState:
         """An independent copy."""
 
+    @abstractmethod
     def observation(self, player: int) -> dict[str, Any]:
         """JSON-ready view of seat ``player``: its own cards and what is public, nothing else."""
-        raise NotImplementedError
 
+    @abstractmethod
     def hidden_cards(self, player: int) -> set[int]:
         """Card ids seat ``player`` may not see now (the others' concealed cards, a closed
         kitty); what the conformance test checks ``observation(player)`` against."""
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ documents
+    @abstractmethod
     def deal_json(self) -> dict[str, Any]:
         """The deal as JSON (whatever ``new_game(hands=...)`` needs to re-create it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def rules_json(self) -> dict[str, Any]:
         """The rule options as JSON (``Rules.from_options`` of it gives the same rules)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse_move(self, doc: Any) -> Any:
         """The move a ``move.to_json()`` document (or the game's text form) stands for."""
-        raise NotImplementedError
 
     def move_json(self, move: Any) -> dict[str, Any]:
         return move.to_json()
@@ -247,7 +247,7 @@ def from_json_via(new_game: Callable[..., GameState], game_name: str
 
     def from_json(doc: Mapping[str, Any]) -> GameState:
         if not isinstance(doc, Mapping):
-            raise InputError("a game document must be a JSON object")
+            raise InputError(f"a game document must be a JSON object, got {type(doc).__name__}")
         if doc.get("game") != game_name:
             raise InputError(f"this document is for game {doc.get('game')!r}, not {game_name!r}")
         if doc.get("version") != STATE_VERSION:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import format_card, format_cards, parse_cards
+from solver.cards import cards_twice, format_card, format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState
 from solver.games.big_two.moves import (
@@ -320,7 +320,7 @@ def new_game(seed: int | None = None, hands: Sequence[Any] | Mapping[str, Any] |
         raise CardError("hands must be a list of 2 to 4 hands")
     if not 2 <= len(hands) <= 4:
         raise CardError(f"Big Two needs 2 to 4 hands, got {len(hands)}")
-    masks, problems, seen = [], [], 0
+    parsed, problems = [], []
     for p, h in enumerate(hands):
         try:
             ids = parse_cards(h)
@@ -329,12 +329,8 @@ def new_game(seed: int | None = None, hands: Sequence[Any] | Mapping[str, Any] |
             continue
         if not 1 <= len(ids) <= HAND_SIZE:
             problems.append(f"hand {p}: expected 1 to {HAND_SIZE} cards, got {len(ids)}")
-        m = ids_to_mask(ids)
-        if m & seen:
-            dup = " ".join(format_card(c) for c in mask_to_ids(m & seen))
-            problems.append(f"hand {p}: {dup} dealt twice")
-        seen |= m
-        masks.append(m)
+        parsed.append(ids)
+    problems = problems or cards_twice(parsed)
     if problems:
         raise CardError(problems)
-    return BigTwoState(masks, rules)
+    return BigTwoState([ids_to_mask(ids) for ids in parsed], rules)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import format_cards, parse_cards
+from solver.cards import cards_twice, format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameInfo, GameState, LazyMoves, Option, from_json_via
 from solver.games.capsa.naturals import detect_natural
@@ -247,18 +247,13 @@ def new_game(seed: int | None = None, hands: Any = None, rules: Any = None) -> C
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) \
             or not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         raise CardError(f"hands must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} hands of 13 cards")
-    parsed, problems, seen = [], [], set()
+    parsed, problems = [], []
     for p, h in enumerate(hands):
         try:
-            arr = parse_hand(h)
+            parsed.append(parse_hand(h))
         except CardError as exc:
             problems.extend(f"hand {p}: {m}" for m in exc.problems)
-            continue
-        twice = seen & set(arr.tolist())
-        if twice:
-            problems.append(f"hand {p}: {' '.join(format_cards(sorted(twice)))} dealt twice")
-        seen |= set(arr.tolist())
-        parsed.append(arr)
+    problems = problems or cards_twice(arr.tolist() for arr in parsed)
     if problems:
         raise CardError(problems)
     if players is not None and players != len(parsed):

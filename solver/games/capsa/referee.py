@@ -11,7 +11,7 @@ or as 13 cards ``{"hand": ...}``, which claims a natural.
 >>> score(table[:1] * 2)
 Traceback (most recent call last):
 ...
-solver.errors.CardError: card '2c' is used twice at the table (players 0 and 1); ...
+solver.errors.CardError: card '2c' is used twice (players 0 and 1); ...
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from solver.cards import format_card
+from solver.cards import cards_twice
 from solver.errors import CardError, InputError
 from solver.games.capsa.naturals import Natural, compare_naturals, detect_natural
 from solver.games.capsa.rules import Rules, resolve_rules
@@ -169,14 +169,7 @@ def score(players: Sequence[Arrangement | Mapping[str, object]], rules: object =
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InputError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
     seats = [make_seat(p, r, i) for i, p in enumerate(players)]
-    owner: dict[int, int] = {}
-    problems = []
-    for i, seat in enumerate(seats):
-        for c in seat.cards:
-            if c in owner:
-                problems.append(f"card {format_card(c)!r} is used twice at the table "
-                                f"(players {owner[c]} and {i})")
-            owner.setdefault(c, i)
+    problems = cards_twice((seat.cards for seat in seats), "used", "player")
     if problems:
         raise CardError(problems)
     out = []

@@ -25,8 +25,11 @@ from solver.games.capsa.lookup import KIND_NAMES, TABLES, WHEEL_MODES
 SCORINGS = ("one-six", "two-four", "scoop-one", "basic")
 ROYALTY_MODES = ("winner", "net")
 ROWS = ("front", "middle", "back")
-NATURAL_KINDS = ("dragon", "six_pairs", "three_straights", "three_flushes")
-NATURAL_STRENGTH = {"dragon": 4, "six_pairs": 3, "three_straights": 2, "three_flushes": 1}
+FRONT_KINDS = ("high_card", "pair", "trips")  # what three cards can make
+ROYALTY_PRESETS = ("standard", "none")
+NATURAL_KINDS = ("dragon", "six_pairs", "three_straights", "three_flushes")  # strongest first
+# the kernels' natural codes: 4 dragon .. 1 three flushes (0: no natural)
+NATURAL_STRENGTH = {kind: len(NATURAL_KINDS) - i for i, kind in enumerate(NATURAL_KINDS)}
 
 # (row, kind, units)
 STANDARD_ROYALTIES: tuple[tuple[str, str, int], ...] = (
@@ -39,8 +42,7 @@ STANDARD_ROYALTIES: tuple[tuple[str, str, int], ...] = (
     ("back", "straight_flush", 5),
     ("back", "royal_flush", 7),
 )
-STANDARD_NATURALS: tuple[tuple[str, int], ...] = (
-    ("dragon", 13), ("six_pairs", 3), ("three_straights", 3), ("three_flushes", 3))
+STANDARD_NATURALS: tuple[tuple[str, int], ...] = tuple(zip(NATURAL_KINDS, (13, 3, 3, 3)))
 MAX_UNITS = 1000
 
 
@@ -119,9 +121,9 @@ def _units(name: str, value: Any) -> int:
 
 
 def _royalties(value: Any) -> tuple[tuple[str, str, int], ...]:
-    if value == "standard":
+    if value == ROYALTY_PRESETS[0]:
         return STANDARD_ROYALTIES
-    if value == "none" or value is False or value is None:
+    if value == ROYALTY_PRESETS[1] or value is False or value is None:
         return ()
     if not isinstance(value, Mapping):
         raise RulesError("royalties must be 'standard', 'none' or a table "
@@ -136,8 +138,9 @@ def _royalties(value: Any) -> tuple[tuple[str, str, int], ...]:
             if kind not in KIND_NAMES:
                 raise RulesError(f"royalties.{row}: unknown hand kind {kind!r}; "
                                  f"kinds are {', '.join(KIND_NAMES)}")
-            if row == "front" and kind not in ("high_card", "pair", "trips"):
-                raise RulesError(f"royalties.front: a front cannot be {kind!r}")
+            if row == "front" and kind not in FRONT_KINDS:
+                raise RulesError(f"royalties.front: a front cannot be {kind!r}; it is one of "
+                                 f"{', '.join(FRONT_KINDS)}")
             n = _units(f"royalties.{row}.{kind}", units)
             if n:
                 out.append((row, kind, n))

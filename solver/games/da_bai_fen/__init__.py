@@ -45,6 +45,7 @@ from solver.games.da_bai_fen.engine import (
     Trick,
     new_hand,
 )
+from solver.games.da_bai_fen.game import moves, split_trick
 from solver.games.da_bai_fen.moves import (
     Verdict,
     count_plays,
@@ -53,7 +54,6 @@ from solver.games.da_bai_fen.moves import (
     trick_points,
     trick_winner,
 )
-from solver.games.da_bai_fen.game import moves, split_trick
 from solver.games.da_bai_fen.rules import TOP_LEVEL, DaBaiFenRules, Outcome, level_outcome
 
 __all__ = [

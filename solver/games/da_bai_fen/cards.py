@@ -19,7 +19,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.cards import BIG_JOKER, RANK_CHARS, SMALL_JOKER, SUIT_CHARS, SUIT_SYMBOLS
+from solver.cards import (
+    BIG_JOKER,
+    RANK_CHARS,
+    RANK_PATTERN,
+    SMALL_JOKER,
+    SUIT_CHARS,
+    SUIT_PATTERN,
+    SUIT_SYMBOLS,
+    either_case,
+)
 from solver.errors import InputError
 
 DECK_SIZE = 54
@@ -28,6 +37,10 @@ KITTY_SIZE = 6
 NUM_PLAYERS = 4
 TOTAL_POINTS = 100
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+# What parse_rank / parse_suit read, as regular expressions (no anchors) for a schema
+TRUMP_RANK_PATTERN = RANK_PATTERN
+TRUMP_SUIT_PATTERN = "(?:" + "|".join(
+    [SUIT_PATTERN] + [either_case(name[:-1]) + "[Ss]?" for name in SUIT_NAMES]) + ")"
 
 # Strength scale (higher wins): off-suit cards 0..12 by rank, the rest of the trump suit
 # 20..32, other trump-rank cards 37 (all equal), trump-rank card of the trump suit 38,

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from solver.cards import RANK_CHARS, SUIT_CHARS, format_card, format_cards, parse_cards
+from solver.cards import RANK_CHARS, SUIT_CHARS, cards_twice, format_card, format_cards, parse_cards
 from solver.errors import IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState, label
 from solver.games.da_bai_fen.cards import (
@@ -536,15 +536,10 @@ def deck_from_hands(hands: Sequence[Iterable[object]], dealer: int,
             problems += [f"{'hand ' + str(i) if i < 4 else 'kitty'}: {p}" for p in exc.problems]
     if problems:
         raise InputError(problems)
-    seen: set[int] = set()
-    for h in parsed:
-        for c in h:
-            if c in seen:
-                problems.append(f"card {format_card(c)!r} is dealt twice")
-            seen.add(c)
+    problems = cards_twice(parsed, labels=[f"hand {i}" for i in range(4)] + ["the kitty"])
     if problems:
         raise InputError(problems)
-    kitty = parsed[4] if len(parsed) == 5 else sorted(set(range(DECK_SIZE)) - seen)
+    kitty = parsed[4] if len(parsed) == 5 else sorted(set(range(DECK_SIZE)).difference(*parsed))
     if len(parsed) == 4 and rng is not None:
         rng.shuffle(kitty)
     first = (dealer + 1) % NUM_PLAYERS

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
-from solver.cards import format_card, parse_cards
+from solver.cards import cards_twice, format_card, parse_cards
 from solver.errors import InputError
 from solver.games.da_bai_fen.cards import HAND_SIZE, NUM_PLAYERS, Trump, points_of
 
@@ -76,12 +76,7 @@ def normalize_trick(trick: Sequence[Iterable[object]] | None, trump: Trump) -> l
         for i, p in enumerate(plays[1:], start=2):
             if len(p) != len(lead):
                 problems.append(f"trick play {i} has {len(p)} cards, the lead has {len(lead)}")
-    seen: set[int] = set()
-    for p in plays:
-        for c in p:
-            if c in seen:
-                problems.append(f"card {format_card(c)!r} is played twice in the trick")
-            seen.add(c)
+    problems += cards_twice(plays, "played", labels=[f"trick play {i + 1}" for i in range(len(plays))])
     if problems:
         raise InputError(problems)
     return plays

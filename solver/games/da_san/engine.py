@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from solver.cards import format_cards, parse_cards
+from solver.cards import cards_twice, format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState
 from solver.games.da_san.moves import (
@@ -377,10 +377,10 @@ def _parse_deal(hands: Any) -> tuple[list[list[int]], tuple[int, ...]]:
             or len(hands) not in (NUM_PLAYERS, NUM_PLAYERS + 1):
         raise CardError("hands: give 3 hands of 16 cards (and optionally the 4-card kitty)")
     parsed = [parse_cards(h, count=HAND_SIZE) for h in hands[:NUM_PLAYERS]]
-    seen = [c for h in parsed for c in h]
-    if len(set(seen)) != len(seen):
-        raise CardError("hands: a card is dealt twice")
-    rest = sorted(set(range(52)) - set(seen))
+    problems = cards_twice(parsed)
+    if problems:
+        raise CardError(problems)
+    rest = sorted(set(range(52)).difference(*parsed))
     if len(hands) > NUM_PLAYERS:
         kitty = parse_cards(hands[NUM_PLAYERS], count=KITTY_SIZE)
         if sorted(kitty) != rest:

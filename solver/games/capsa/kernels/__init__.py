@@ -15,6 +15,7 @@ from solver.games.capsa.kernels.evaluate import (
                                                subset_strengths,
 )
 from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
+from solver.games.capsa.kernels.removal import removal_best_many, removal_tables
 from solver.games.capsa.kernels.rules import BASIC, ONE_SIX, SCOOP_ONE, TWO_FOUR
 from solver.games.capsa.kernels.settle import score_candidates
 from solver.games.capsa.kernels.splits import (
@@ -34,6 +35,7 @@ from solver.games.capsa.kernels.table import (
 
 __all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_valid",
            "count_valid_many", "naive_best_many", "natural_kind", "natural_kinds", "pareto_front",
+           "removal_best_many", "removal_tables",
            "score_candidates", "strength3", "strength5", "strengths5_all", "subset_strengths",
            "table_best_many", "table_best_many_full", "table_valid_evs", "top_indices",
            "valid_splits"]

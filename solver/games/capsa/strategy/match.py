@@ -33,12 +33,14 @@ import numpy as np
 
 from solver.errors import InputError
 from solver.executors.pool import local_pool
+from solver.games.capsa import kernels as K
+from solver.games.capsa.limits import MAX_SAMPLES
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import Seat, make_seat, settle
 from solver.games.capsa.rules import Rules, resolve_rules
-from solver.games.capsa.solve import arrange, hand_seed
+from solver.games.capsa.solve import _opponent_rows, arrange, hand_seed
 from solver.games.capsa.splits import Arrangement, unpack_split
-from solver.games.capsa.strategy.play import deal, naive_play, table_play
+from solver.games.capsa.strategy.play import deal, kernel_params, naive_play, table_play
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 STRATEGIES = ("naive", "table", "montecarlo")
@@ -62,8 +64,8 @@ class Strategy:
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
             raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.name!r}")
-        if self.name == "montecarlo" and not 1 <= self.samples <= 20_000:
-            raise InputError(f"samples must be between 1 and 20000, got {self.samples}")
+        if self.name == "montecarlo" and not 1 <= self.samples <= MAX_SAMPLES:
+            raise InputError(f"samples must be between 1 and {MAX_SAMPLES}, got {self.samples!r}")
         if self.tables is not None and self.name == "naive":
             raise InputError("naive plays without tables; tables go with table or montecarlo")
         if self.tables is not None and not os.path.isfile(self.tables):
@@ -238,10 +240,6 @@ def seat_gain(hand: np.ndarray, mine: Seat, theirs: Seat, rules: Rules, opponent
     if mine.strengths == theirs.strengths and mine.royalties == theirs.royalties \
             and mine.natural is None and theirs.natural is None:
         return 0.0
-    from solver.games.capsa import kernels as K
-    from solver.games.capsa.solve import _opponent_rows
-    from solver.games.capsa.strategy.play import kernel_params
-
     unseen = np.setdiff1d(np.arange(52), hand)
     opp = _opponent_rows(deal(np.random.default_rng(eval_seed(seed, hand)), samples, opponents,
                               unseen), rules, tables)

@@ -36,7 +36,8 @@ def royalties_grow(rules: Rules) -> bool:
 def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                prune: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best split of each hand (N, 13) under the table strategy: packed splits, values, rows
-    (N, 3: front, middle, back strengths). ``prune=False`` forces the full search."""
+    (N, 3: front, middle, back strengths). ``prune=False`` forces the full search. Tables with
+    card removal give each hand its own opponent tables."""
     st = tables if tables is not None else tables_for(rules)
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -45,7 +46,12 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     ev = np.empty(n, dtype=np.float64)
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
-    if prune and not single and royalties_grow(rules):
+    prune = prune and not single and royalties_grow(rules)
+    if st.removal is not None:
+        K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
+                            BACK_SPLITS, t.front_floor, SPLIT_PAIRS, st.p, st.removal, st.alpha,
+                            st.roy, scoring, bonus, net, single, prune, split, ev, rows)
+    elif prune:
         K.table_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
                           BACK_SPLITS, t.front_floor, st.pw, st.pt, st.lr, st.roy,
                           scoring, bonus, net, split, ev, rows)

@@ -10,6 +10,11 @@ dealt. From these and the rules in force we derive, for one opponent:
   (winner mode), and ``opp_royalty`` its expected royalty total (net mode);
 - ``p_natural`` and ``natural_units``: chance the opponent holds a natural and what it costs.
 
+A file may also hold, per preset, ``removal`` (13, 3, strengths): how one card of each rank in
+my hand shifts the opponent's row distribution (card removal, see
+:mod:`solver.games.capsa.strategy.removal`). Tables built from such a file carry it, and the
+``table`` strategy then derives each hand's own win/tie/royalty tables (:meth:`StrategyTables.for_hand`).
+
 Custom rules use the tables of the preset sharing their wheel and scoring; their own royalty
 table and natural units are applied on top.
 """
@@ -24,11 +29,12 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.games.capsa.rules import NATURAL_KINDS, Rules
+from solver.games.capsa.kernels.removal import removal_tables
+from solver.games.capsa.rules import NATURAL_KINDS, NATURAL_STRENGTH, Rules
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
 # natural codes as counted by the training (kernels.natural_kind): 1 flushes .. 4 dragon
-NATURAL_BY_CODE = {1: "three_flushes", 2: "three_straights", 3: "six_pairs", 4: "dragon"}
+NATURAL_BY_CODE = dict(sorted((code, kind) for kind, code in NATURAL_STRENGTH.items()))
 TRAINED_PRESETS = ("standard", "two-four", "basic", "indonesia")
 
 
@@ -53,6 +59,19 @@ class StrategyTables:
     p_natural: float
     natural_units: float  # expected units given the opponent holds a natural
     preset: str
+    p: np.ndarray | None = None        # (3, S) opponent row distribution (given no natural)
+    removal: np.ndarray | None = None  # (13, 3, S) its shift per card of each rank I hold
+    alpha: float = 0.0                 # how one card's shift scales to a whole hand's
+
+    def for_hand(self, hand: np.ndarray) -> StrategyTables:
+        """The tables against the opponent of this 13-card hand (itself without card removal)."""
+        if self.removal is None:
+            return self
+        pw, pt, lr = (np.empty_like(self.pw) for _ in range(3))
+        removal_tables(np.asarray(hand, dtype=np.int64), self.p, self.removal, self.alpha,
+                       self.roy, pw, pt, lr)
+        return StrategyTables(pw, pt, lr, self.roy, self.opp_royalty, self.p_natural,
+                              self.natural_units, self.preset)
 
 
 @lru_cache(maxsize=4)
@@ -64,11 +83,16 @@ def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
             if f"{preset}/hist" in data:
                 out[preset] = {"hist": data[f"{preset}/hist"].astype(np.float64),
                                "naturals": data[f"{preset}/naturals"].astype(np.float64)}
+                if f"{preset}/removal" in data:
+                    out[preset]["removal"] = data[f"{preset}/removal"].astype(np.float64)
+                    out[preset]["alpha"] = float(data[f"{preset}/alpha"])
     return out
 
 
-def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str) -> StrategyTables:
-    """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S)."""
+def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
+           removal: np.ndarray | None = None, alpha: float = 0.0) -> StrategyTables:
+    """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S), with the
+    card-removal shifts ``removal`` (13, 3, S) when given."""
     hands = hist[0].sum()
     p = hist / max(hands, 1.0)
     below = np.cumsum(p, axis=1) - p  # P(opp < s)
@@ -82,7 +106,9 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str) ->
                           for code, kind in NATURAL_BY_CODE.items()) / naturals[1:].sum())
     return StrategyTables(np.ascontiguousarray(below), np.ascontiguousarray(p),
                           np.ascontiguousarray(above_roy), roy,
-                          float((p * roy).sum()), p_nat, units, preset)
+                          float((p * roy).sum()), p_nat, units, preset,
+                          np.ascontiguousarray(p) if removal is not None else None,
+                          None if removal is None else np.ascontiguousarray(removal), alpha)
 
 
 @lru_cache(maxsize=64)
@@ -95,7 +121,8 @@ def tables_for(rules: Rules, path: str | None = None) -> StrategyTables:
         raise InputError(f"table file {Path(str(path)).name!r} has no {preset!r} preset; it has "
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
-    return derive(raw["hist"], raw["naturals"], rules, preset)
+    return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
+                  raw.get("alpha", 0.0))
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)

@@ -93,11 +93,17 @@ def train_preset(preset: str, hands: int, rounds: int, seed: int, workers: int,
 
 
 def write_tables(path: Path, results: dict, meta: dict) -> None:
-    """Write atomically (a temporary file renamed into place)."""
-    arrays = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+    """Write the histograms of each preset (``results``: preset -> (hist, naturals, ...))."""
+    arrays = {}
     for preset, (hist, naturals, _) in results.items():
         arrays[f"{preset}/hist"] = hist
         arrays[f"{preset}/naturals"] = naturals
+    write_arrays(path, arrays, meta)
+
+
+def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    """Write a tables file atomically (a temporary file renamed into place)."""
+    arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
     os.close(fd)

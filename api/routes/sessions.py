@@ -1,0 +1,260 @@
+"""Game sessions over HTTP: play any registered game against the project's bots.
+
+Every call is a POST with a JSON body; the session token travels in the body, never in a
+URL (URLs end up in access logs, histories and Referer headers). Answers carry only what
+the human seat may see (see :mod:`solver.sessions.service`). Errors: 400 bad fields, 404
+unknown or expired token (or hand), 409 a request that does not fit the session's state,
+413 a document over the size bound, 422 an illegal move (the engine's reason in words).
+
+The store is the SQLite file ``SESSIONS_DB`` (default: ``sessions.sqlite3`` in the app's
+instance folder; a temporary folder under ``TESTING``), opened on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from typing import Annotated, Any
+
+from flask import Blueprint, current_app, jsonify
+from pydantic import Field
+
+from api.endpoint import ApiError, Body, Int, json_endpoint
+from solver.errors import IllegalMoveError, InputError
+from solver.games import get_game, list_games
+from solver.sessions.service import LeakError, SessionService, SessionStateError, has_advisor
+from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
+
+bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
+
+_LOCK = threading.Lock()
+_TAG = "sessions"
+Token = Annotated[str, Field(min_length=1, max_length=100, description="the session token")]
+Scalar = Annotated[str, Field(max_length=100)] | int | float | bool
+Options = Annotated[dict[Annotated[str, Field(max_length=50)], Scalar], Field(max_length=30)]
+BotName = Annotated[str, Field(max_length=50)]
+HandNo = Annotated[Int, Field(ge=1, le=10**9, description="hand number in the session")]
+
+
+def service() -> SessionService:
+    """The app's session service, its store opened on first use."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    with _LOCK:
+        svc = app.extensions.get("sessions")
+        if svc is None:
+            path = app.config.get("SESSIONS_DB")
+            if not path:
+                folder = (tempfile.mkdtemp(prefix="capsa-sessions-") if app.testing
+                          else app.instance_path)
+                path = os.path.join(folder, "sessions.sqlite3")
+            cfg = app.config
+            store = SessionStore(
+                path,
+                **{k: cfg[c] for k, c in (("ttl", "SESSIONS_TTL"), ("max_sessions", "SESSIONS_MAX"),
+                                          ("max_hands", "SESSIONS_MAX_HANDS"),
+                                          ("max_bytes", "SESSIONS_MAX_BYTES"),
+                                          ("max_doc_bytes", "SESSIONS_MAX_DOC_BYTES"),
+                                          ("clock", "SESSIONS_CLOCK")) if c in cfg})
+            svc = app.extensions["sessions"] = SessionService(store)
+    return svc
+
+
+def _error(status: int, code: str, message: str):
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+@bp.errorhandler(SessionNotFound)
+def _not_found(exc: SessionNotFound):
+    what = str(exc.args[0]) if exc.args and str(exc.args[0]).startswith("hand ") else None
+    return _error(404, "not_found", f"no such {what} in this session" if what else
+                  "no session has this token (it may have expired)")
+
+
+@bp.errorhandler(Conflict)
+def _conflict(exc: Conflict):
+    return _error(409, "conflict", str(exc))
+
+
+@bp.errorhandler(SessionStateError)
+def _state_error(exc: SessionStateError):
+    return _error(409, exc.code, str(exc))
+
+
+@bp.errorhandler(IllegalMoveError)
+def _illegal(exc: IllegalMoveError):
+    return _error(422, "illegal_move", str(exc))
+
+
+@bp.errorhandler(TooLarge)
+def _too_large(exc: TooLarge):
+    return _error(413, exc.code, str(exc))
+
+
+@bp.errorhandler(LeakError)
+def _leak(exc: LeakError):  # a game bug: never answer the hidden cards
+    current_app.logger.error("refused an answer: %s", exc)
+    return _error(500, "internal_error", "internal error: the answer would have shown hidden cards")
+
+
+# ---------------------------------------------------------------- bodies
+class CreateRequest(Body):
+    game: Annotated[str, Field(max_length=40, description="a registered game (or alias)")]
+    rules: Options | None = Field(default=None, description="rule options of the game "
+                                  "(`players` included where the table size is an option)")
+    seat: Annotated[Int, Field(ge=0, le=9)] = Field(default=0, description="the human's seat")
+    bots: BotName | Annotated[list[BotName], Field(max_length=9)] | None = Field(
+        default=None, description="one bot for every other seat, or one name per other seat")
+    seed: Annotated[Int, Field(ge=0, le=2**63 - 1)] | None = Field(
+        default=None, description="seed of the session's deals (random if omitted)")
+
+
+class TokenRequest(Body):
+    token: Token
+
+
+class MoveRequest(Body):
+    token: Token
+    move: dict[Annotated[str, Field(max_length=50)], Any] = Field(
+        description="a move as the legal_moves list gives it (Capsa: front, middle, back)")
+
+
+RowCards = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=13)]
+
+
+class RowsRequest(Body):
+    token: Token
+    rows: dict[Annotated[str, Field(max_length=20)], RowCards] = Field(
+        description="Capsa rows being set: front, middle and back, each a list of cards "
+                    "(rows may be partly filled)")
+
+
+class HandRequest(Body):
+    token: Token
+    n: HandNo
+
+
+class ImportRequest(Body):
+    hand: dict[Annotated[str, Field(max_length=50)], Any] = Field(
+        description="an exported hand: the game's to_json document")
+    seat: Annotated[Int, Field(ge=0, le=9)] = 0
+    bots: BotName | Annotated[list[BotName], Field(max_length=9)] | None = None
+
+
+NOT_FOUND = (404,)
+PLAY_ERRORS = (404, 409, 413, 422)
+
+
+def _guard(fn, *args):
+    """Engine errors from user-supplied data that are not typed yet become 400s."""
+    try:
+        return fn(*args)
+    except (InputError, SessionNotFound, Conflict, LeakError):
+        raise
+    except NotImplementedError as exc:
+        raise InputError(f"this game cannot be played in a session yet: {str(exc) or 'its engine gives no seat views'}") from None
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise InputError(f"not a valid document for this game: {type(exc).__name__} {exc}") from None
+
+
+# ---------------------------------------------------------------- routes
+@json_endpoint(bp, "/games", None, None, method="GET", tag=_TAG,
+               summary="Games that can be played in a session, with their options and bots")
+def games() -> dict:
+    out = []
+    for name in list_games():
+        info = get_game(name)
+        try:
+            info.new_game(seed=1).observation(0)
+            playable, reason = True, None
+        except NotImplementedError:
+            playable, reason = False, "its engine does not give seat views yet"
+        out.append({"name": info.name, "title": info.title, "players": list(info.players),
+                    "bots": list(info.bots), "playable": playable, "reason": reason,
+                    "advisor": has_advisor(info),
+                    "options": [{"name": o.name, "default": o.default, "help": o.help,
+                                 "choices": list(o.choices) if o.choices else None,
+                                 "minimum": o.minimum, "maximum": o.maximum}
+                                for o in info.options]})
+    return {"games": out}
+
+
+@json_endpoint(bp, "", CreateRequest, None, tag=_TAG, errors=(413,),
+               summary="Start a session: a table of bots and one human seat; the first hand")
+def create(body: CreateRequest) -> Any:
+    session, view = _guard(service().create, body.game, body.rules, body.seat, body.bots,
+                           body.seed)
+    return {"token": session.token, **view}
+
+
+@json_endpoint(bp, "/state", TokenRequest, None, tag=_TAG, errors=NOT_FOUND,
+               summary="What my seat sees now, my legal moves, the score")
+def state(body: TokenRequest) -> dict:
+    svc = service()
+    return svc.view(svc.load(body.token))
+
+
+@json_endpoint(bp, "/move", MoveRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Play my move; the bots answer up to my next turn or the hand's end")
+def move(body: MoveRequest) -> dict:
+    return _guard(service().move, body.token, body.move)
+
+
+@json_endpoint(bp, "/check", RowsRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Capsa: check the rows being set (each full row's kind, foul so far)")
+def check(body: RowsRequest) -> dict:
+    return service().check_rows(body.token, body.rows)
+
+
+@json_endpoint(bp, "/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Deal the next hand of the session")
+def next_hand(body: TokenRequest) -> dict:
+    return service().next_hand(body.token)
+
+
+@json_endpoint(bp, "/advice", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="The solver's advice for my turn (Capsa: the best arrangements)")
+def advice(body: TokenRequest) -> dict:
+    return _guard(service().advice, body.token)
+
+
+@json_endpoint(bp, "/history", TokenRequest, None, tag=_TAG, errors=NOT_FOUND,
+               summary="The finished hands of the session")
+def history(body: TokenRequest) -> dict:
+    return service().history(body.token)
+
+
+@json_endpoint(bp, "/hand", HandRequest, None, tag=_TAG, errors=NOT_FOUND,
+               summary="A finished hand move by move, as my seat saw it (for a replay)")
+def hand(body: HandRequest) -> dict:
+    return service().hand_frames(body.token, body.n)
+
+
+@json_endpoint(bp, "/replay", HandRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Play the deal of a finished hand again, as a new hand")
+def replay(body: HandRequest) -> dict:
+    return service().replay_deal(body.token, body.n)
+
+
+@json_endpoint(bp, "/export", HandRequest, None, tag=_TAG, errors=NOT_FOUND,
+               summary="A finished hand as the game's JSON document")
+def export(body: HandRequest) -> dict:
+    return service().export(body.token, body.n)
+
+
+@json_endpoint(bp, "/import", ImportRequest, None, tag=_TAG, errors=(413,),
+               summary="Start a session from an exported hand")
+def import_hand(body: ImportRequest) -> dict:
+    session, view = _guard(service().import_hand, body.hand, body.seat, body.bots)
+    return {"token": session.token, **view}
+
+
+@json_endpoint(bp, "/delete", TokenRequest, None, tag=_TAG, errors=NOT_FOUND,
+               summary="End a session and forget it")
+def delete(body: TokenRequest) -> dict:
+    if not service().store.delete(body.token):
+        raise SessionNotFound(body.token)
+    return {"deleted": True}
+
+
+__all__ = ["ApiError", "bp", "service"]

@@ -1,0 +1,432 @@
+"""Sessions of play against the project's bots, built only on the game contract.
+
+A session is one human seat at a table of bots for any registered game: the current hand
+lives as its ``to_json`` document and is rebuilt with ``from_json`` on each request; bots
+move (each from its own ``observation``) until the human is to act or the hand is over.
+What leaves this module for a client is the human seat's ``observation``, the human's
+legal moves, and, once a hand is over, its returns and what the rules reveal; a last check
+refuses any answer that names a card of ``hidden_cards(seat)``.
+
+Bots are deterministic: a bot's random source is seeded by the deal and the move number, so
+"play this deal again" meets the same bots, and a restarted server continues identically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solver.cards import parse_card
+from solver.errors import CardError, IllegalMoveError, InputError
+from solver.games import canonical_name, get_game
+from solver.games.base import TERMINAL, GameInfo, GameState
+from solver.sessions.continuation import game_over, next_hand_options
+from solver.sessions.store import Session, SessionStore
+
+LEGAL_LIST_MAX = 2000  # longer move lists (Capsa's ~20,000 splits) go as a count only
+MAX_STEPS = 5000
+SEED_MAX = 2**63 - 1
+
+
+class SessionStateError(InputError):
+    """A request that does not fit the session's state (moving after the hand ended...)."""
+
+    code = "invalid_state"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        if code:
+            self.code = code
+
+
+class LeakError(RuntimeError):
+    """An answer would have shown a card the seat may not see (a bug in a game's views)."""
+
+
+def card_strings(doc: Any) -> set[int]:
+    """Every card named anywhere in a JSON document (a string that is exactly one card)."""
+    found: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str) and 2 <= len(x) <= 3:
+            try:
+                found.add(parse_card(x))
+            except CardError:
+                pass
+    return found
+
+
+def derived_seed(*parts: Any) -> int:
+    """A 63-bit seed fixed by ``parts`` (the same on every machine and run)."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def deal_key(doc: Mapping[str, Any]) -> str:
+    """A short fingerprint of a deal and its rules: what seeds the bots of that deal."""
+    text = json.dumps([doc.get("deal"), doc.get("rules")], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise InputError(f"{name} must be from {low} to {high}, got {value}")
+    return value
+
+
+def has_advisor(info: GameInfo) -> bool:
+    """Whether ``/advice`` answers for this game (Capsa's solver, or the game's ``advise``)."""
+    return info.name == "capsa" or info.advise is not None
+
+
+class SessionService:
+    """Create and play sessions stored in a :class:`SessionStore`."""
+
+    def __init__(self, store: SessionStore):
+        self.store = store
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _info(game: str) -> GameInfo:
+        return get_game(game)
+
+    def _state(self, session: Session) -> GameState:
+        return self._info(session.game).from_json(session.state["doc"])
+
+    def _bot_names(self, info: GameInfo, players: int, seat: int, bots: Any) -> list[str | None]:
+        if not info.bots:
+            raise InputError(f"{info.name} has no bots to play against")
+        names = list(info.bots)
+        if bots is None:
+            bots = names[0]
+        if isinstance(bots, str):
+            bots = [bots] * (players - 1)
+        if not isinstance(bots, Sequence) or len(bots) != players - 1:
+            raise InputError(f"bots: give one bot name, or a list of {players - 1} (one per "
+                             f"other seat); names are {', '.join(names)}")
+        out: list[str | None] = []
+        it = iter(bots)
+        for p in range(players):
+            if p == seat:
+                out.append(None)
+                continue
+            name = next(it)
+            if name not in info.bots:
+                raise InputError(f"unknown bot {name!r} for {info.name}; one of {', '.join(names)}")
+            out.append(name)
+        return out
+
+    def _advance(self, session: Session, state: GameState) -> None:
+        """Let the bots move until the human seat is to act or the hand is over."""
+        info = self._info(session.game)
+        seat = session.meta["seat"]
+        key = deal_key(session.state["doc"])
+        steps = 0
+        while not state.is_terminal() and state.current_player != seat:
+            p = state.current_player
+            bot = info.bot(session.meta["bots"][p])
+            rng = random.Random(f"{key}:{len(state.history)}:{p}")
+            state.apply(bot(state.observation(p), state.legal_moves(p), rng))
+            steps += 1
+            if steps > MAX_STEPS:
+                raise RuntimeError(f"{info.name}: the bots made {MAX_STEPS} moves without "
+                                   "the hand ending")
+
+    def _finish(self, session: Session, state: GameState) -> dict[str, Any] | None:
+        """Once the current hand is over: its record (kept in the history) and the score."""
+        if not state.is_terminal() or session.state.get("recorded"):
+            return None
+        returns = [float(x) for x in state.returns()]
+        meta = session.meta
+        meta["score"] = [round(a + b, 6) for a, b in zip(meta["score"], returns)]
+        meta["hands"] = meta.get("hands", 0) + 1
+        seat = meta["seat"]
+        record = {"n": session.state["n"], "seed": session.state.get("seed"),
+                  "replay_of": session.state.get("replay_of"), "doc": state.to_json(),
+                  "returns": returns, "points": returns[seat],
+                  "moves": len(state.history), "review": self._review(session, state),
+                  "exportable": not self._still_hidden(state, seat)}
+        session.state["recorded"] = True
+        session.state["review"] = record["review"]
+        session.state["game_over"] = record["game_over"] = game_over(session.game, state)
+        return record
+
+    def _review(self, session: Session, state: GameState) -> dict[str, Any] | None:
+        if session.game != "capsa":
+            return None
+        from solver.sessions import capsa
+
+        seat = session.meta["seat"]
+        return capsa.review(state.observation(seat), derived_seed(deal_key(state.to_json()), "review"))
+
+    def _start_hand(self, session: Session, state: GameState, n: int, seed: int | None,
+                    replay_of: int | None) -> dict[str, Any] | None:
+        session.state = {"n": n, "seed": seed, "replay_of": replay_of, "doc": state.to_json(),
+                         "recorded": False}
+        self._advance(session, state)
+        session.state["doc"] = state.to_json()
+        return self._finish(session, state)
+
+    # ------------------------------------------------------------------ views
+    def view(self, session: Session, state: GameState | None = None) -> dict[str, Any]:
+        """What the human seat may see now."""
+        state = state or self._state(session)
+        meta, seat = session.meta, session.meta["seat"]
+        info = self._info(session.game)
+        terminal = state.is_terminal()
+        to_act = state.players_to_act()
+        your_turn = not terminal and state.current_player == seat
+        legal: list[dict[str, Any]] | None = None
+        natural: dict[str, Any] | None = None
+        count = 0
+        if your_turn:
+            moves = state.legal_moves(seat)
+            count = len(moves)
+            if count <= LEGAL_LIST_MAX:
+                legal = [state.move_json(m) for m in moves]
+            elif count and getattr(moves[count - 1], "kind", None) == "natural":
+                natural = state.move_json(moves[count - 1])  # Capsa: the natural one may declare
+        out = {
+            "game": session.game, "title": info.title, "seat": seat,
+            "players": state.num_players,
+            "seats": [{"seat": p, "player": "you" if b is None else b}
+                      for p, b in enumerate(meta["bots"])],
+            "hand": session.state["n"], "replay_of": session.state.get("replay_of"),
+            "hands_played": meta.get("hands", 0), "score": meta["score"],
+            "observation": state.observation(seat), "to_act": to_act,
+            "current_player": None if state.current_player == TERMINAL else state.current_player,
+            "your_turn": your_turn, "terminal": terminal,
+            "legal_moves": legal, "legal_count": count, "natural_move": natural,
+            "returns": [float(x) for x in state.returns()] if terminal else None,
+            "review": session.state.get("review") if terminal else None,
+            "presentation": "capsa_rows" if session.game == "capsa" else "generic",
+            "advisor": has_advisor(info),
+            "game_over": session.state.get("game_over") if terminal else None,
+            "expires": session.expires,
+        }
+        self.check_no_leak(out, state, seat)
+        return out
+
+    @staticmethod
+    def check_no_leak(doc: Any, state: GameState, seat: int) -> None:
+        """Refuse an answer naming a card hidden from ``seat`` (defence in depth)."""
+        try:
+            hidden = state.hidden_cards(seat)
+        except NotImplementedError:
+            return
+        leaked = card_strings(doc) & hidden
+        if leaked:
+            raise LeakError(f"{state.game_name}: an answer for seat {seat} named "
+                            f"{len(leaked)} hidden card(s)")
+
+    # ------------------------------------------------------------------ actions
+    def create(self, game: str, rules: Any = None, seat: int = 0, bots: Any = None,
+               seed: int | None = None) -> tuple[Session, dict[str, Any]]:
+        """A new session, its first hand dealt and the bots moved up to the human's turn."""
+        info = self._info(canonical_name(game))
+        seed = secrets.randbits(63) if seed is None else _check_int("seed", seed, 0, SEED_MAX)
+        state = info.new_game(seed=derived_seed(seed, 1), rules=rules)
+        return self._open(info, state, seat, bots, seed, deal_seed=derived_seed(seed, 1))
+
+    def _open(self, info: GameInfo, state: GameState, seat: Any, bots: Any, seed: int,
+              deal_seed: int | None) -> tuple[Session, dict[str, Any]]:
+        players = state.num_players
+        seat = _check_int("seat", seat, 0, players - 1)
+        state.observation(seat)  # a game without views cannot be played here: fail now
+        meta = {"game": info.name, "seat": seat, "bots": self._bot_names(info, players, seat, bots),
+                "seed": seed, "rules": state.rules_json(), "score": [0.0] * players,
+                "hands": 0}
+        session = Session("", info.name, meta, {}, 0, 0, 0, 0)
+        record = self._start_hand(session, state, 1, deal_seed, None)
+        created = self.store.create(info.name, session.meta, session.state)
+        if record is not None:
+            created = self.store.save(created, record)
+        return created, self.view(created, state)
+
+    def load(self, token: str) -> Session:
+        return self.store.load(token)
+
+    def move(self, token: str, move_doc: Any) -> dict[str, Any]:
+        """Play the human's move (the engine validates it), then let the bots answer."""
+        session = self.store.load(token)
+        state = self._state(session)
+        seat = session.meta["seat"]
+        if state.is_terminal():
+            raise SessionStateError("this hand is over; start the next hand or replay a deal")
+        if state.current_player != seat:
+            raise SessionStateError(f"it is seat {state.current_player}'s turn, not yours")
+        try:
+            move = state.parse_move(move_doc)
+        except IllegalMoveError:
+            raise
+        except InputError as exc:
+            raise IllegalMoveError([f"not a move of {session.game}: {p}" for p in exc.problems]
+                                   ) from None
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise IllegalMoveError(f"not a move of {session.game}: {type(exc).__name__} "
+                                   f"{exc}") from None
+        state.apply(move)
+        self._advance(session, state)
+        session.state["doc"] = state.to_json()
+        record = self._finish(session, state)
+        self.store.save(session, record)
+        return self.view(session, state)
+
+    def next_hand(self, token: str) -> dict[str, Any]:
+        """Deal the next hand of the session (after the current one is over)."""
+        session = self.store.load(token)
+        state = self._state(session)
+        if not state.is_terminal():
+            raise SessionStateError("finish the current hand first")
+        info = self._info(session.game)
+        n = session.state["n"] + 1
+        seed = derived_seed(session.meta["seed"], n)
+        state = info.new_game(seed=seed, rules=session.meta["rules"],
+                              **next_hand_options(session.game, state))
+        record = self._start_hand(session, state, n, seed, None)
+        self.store.save(session, record)
+        return self.view(session, state)
+
+    def replay_deal(self, token: str, n: int) -> dict[str, Any]:
+        """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal."""
+        session = self.store.load(token)
+        state = self._state(session)
+        if not state.is_terminal():
+            raise SessionStateError("finish the current hand before replaying a deal")
+        rec = self._hand(session, n)
+        info = self._info(session.game)
+        doc = rec["doc"]
+        fresh = info.from_json({**doc, "history": []})
+        record = self._start_hand(session, fresh, session.state["n"] + 1, rec.get("seed"), n)
+        self.store.save(session, record)
+        return self.view(session, fresh)
+
+    def _hand(self, session: Session, n: Any) -> dict[str, Any]:
+        rec = self.store.hand(session, n) if isinstance(n, int) else None
+        if rec is None:
+            from solver.sessions.store import SessionNotFound
+
+            raise SessionNotFound(f"hand {n}")
+        return rec
+
+    def history(self, token: str) -> dict[str, Any]:
+        """The kept hands of a session, oldest first (no cards: a summary per hand)."""
+        session = self.store.load(token)
+        hands = [{"n": r["n"], "replay_of": r.get("replay_of"), "returns": r["returns"],
+                  "points": r["points"], "moves": r["moves"],
+                  "cost": (r.get("review") or {}).get("cost"),
+                  "exportable": r.get("exportable", True)}
+                 for r in self.store.hands(session)]
+        return {"game": session.game, "seat": session.meta["seat"], "score": session.meta["score"],
+                "hands_played": session.meta.get("hands", 0), "hands": hands}
+
+    def hand_frames(self, token: str, n: int) -> dict[str, Any]:
+        """A finished hand move by move, as the human seat saw it: the observation after the
+        deal and after every move, with the move itself when the rules show it."""
+        session = self.store.load(token)
+        rec = self._hand(session, n)
+        info = self._info(session.game)
+        seat = session.meta["seat"]
+        doc = rec["doc"]
+        final = info.from_json(doc)
+        try:
+            still_hidden = final.hidden_cards(seat)
+        except NotImplementedError:
+            still_hidden = set()
+        state = info.from_json({**doc, "history": []})
+        frames = [{"step": 0, "player": None, "move": None, "observation": state.observation(seat)}]
+        for i, entry in enumerate(doc["history"], start=1):
+            move = state.parse_move(entry["move"])
+            player = state.current_player
+            state.apply(move)
+            shown = player == seat or not (set(int(c) for c in getattr(move, "cards", ()))
+                                           & still_hidden)
+            frames.append({"step": i, "player": player,
+                           "move": state.move_json(move) if shown else None,
+                           "observation": state.observation(seat)})
+        out = {"game": session.game, "n": rec["n"], "seat": seat, "replay_of": rec.get("replay_of"),
+               "returns": rec["returns"], "review": rec.get("review"), "frames": frames}
+        self.check_no_leak(out, final, seat)
+        return out
+
+    def export(self, token: str, n: int) -> dict[str, Any]:
+        """Finished hand ``n`` as the contract's ``to_json`` document (when nothing of it is
+        still hidden from the human seat under the rules)."""
+        session = self.store.load(token)
+        rec = self._hand(session, n)
+        final = self._info(session.game).from_json(rec["doc"])
+        hidden = self._still_hidden(final, session.meta["seat"])
+        if hidden:
+            raise SessionStateError(
+                f"hand {n} cannot be exported: its deal holds {hidden} card(s) of the other "
+                f"seats that the rules of {session.game} never showed you (cards left in hand "
+                "at the end); replay it or play the deal again instead", code="hidden_cards")
+        self.check_no_leak(rec["doc"], final, session.meta["seat"])
+        return rec["doc"]
+
+    @staticmethod
+    def _still_hidden(final: GameState, seat: int) -> int:
+        """How many cards of a finished hand the seat was never shown."""
+        try:
+            return len(final.hidden_cards(seat))
+        except NotImplementedError:
+            return 0
+
+    def import_hand(self, doc: Any, seat: Any = 0, bots: Any = None) -> tuple[Session, dict[str, Any]]:
+        """A new session from an exported hand: a finished hand lands in the history (ready
+        to be replayed or played again); an unfinished one is played on from where it is."""
+        if not isinstance(doc, Mapping) or not isinstance(doc.get("game"), str):
+            raise InputError("an imported hand is a game document: an object with game, "
+                             "version, rules, deal and history")
+        info = self._info(canonical_name(doc["game"]))
+        state = info.from_json(doc)
+        return self._open(info, state, seat, bots, secrets.randbits(63), deal_seed=None)
+
+    def advice(self, token: str) -> dict[str, Any]:
+        """The solver's suggestion for the human's current decision, from its observation."""
+        session = self.store.load(token)
+        state = self._state(session)
+        seat = session.meta["seat"]
+        if state.is_terminal() or state.current_player != seat:
+            raise SessionStateError("advice is for your turn")
+        obs = state.observation(seat)
+        seed = derived_seed(deal_key(session.state["doc"]), "advice", len(state.history))
+        if session.game == "capsa":
+            from solver.sessions import capsa
+
+            out = capsa.advice(obs, seed=seed)
+        else:
+            info = self._info(session.game)
+            if info.advise is None:
+                raise SessionStateError(f"{info.name} has no advisor")
+            out = info.advise(obs, seed=seed)
+        self.check_no_leak(out, state, seat)
+        return out
+
+    def check_rows(self, token: str, rows: Any) -> dict[str, Any]:
+        """Capsa: the live check of the rows being set (hand kinds, foul so far)."""
+        session = self.store.load(token)
+        if session.game != "capsa":
+            raise SessionStateError(f"rows are checked for capsa only, not {session.game}")
+        state = self._state(session)
+        seat = session.meta["seat"]
+        if state.is_terminal() or state.current_player != seat:
+            raise SessionStateError("the rows are checked while you set them")
+        if not isinstance(rows, Mapping):
+            raise InputError("rows is an object {front, middle, back} of card lists")
+        from solver.sessions import capsa
+
+        obs = state.observation(seat)
+        return capsa.check_rows(obs["hands"][seat], obs["rules"], rows)
