@@ -295,11 +295,11 @@ def test_http_advise(client, game):
     body = r.get_json()
     assert strip(body) == strip(get_game(game).advise(obs, iterations=3, seed=2))
     bad = client.post(f"/v1/{game}/advise", json={"observation": {**obs, "player": 9}})
-    assert bad.status_code == 400 and "error" in bad.get_json()
+    assert bad.status_code == 422 and "error" in bad.get_json()
     bad = client.post(f"/v1/{game}/advise", json={"observation": obs, "iterations": 0})
     assert bad.status_code == 400
     bad = client.post(f"/v1/{game}/advise", json={"observation": {"phase": [1]}})
-    assert bad.status_code == 400
+    assert bad.status_code == 422
 
 
 JUNK = [None, -1, 99, "x", [], {}, [1, 2], {"a": 1}, True, 1.5, "3d", ["3d", "3d"], [["x"]],
