@@ -12,6 +12,7 @@ from typing import Literal
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
 from api.schemas import card, cards, choice
@@ -89,3 +90,6 @@ def moves(body: BigTwoMovesRequest) -> dict:
                summary="The Big Two combination some cards form (422 when none)")
 def classify_cards(body: BigTwoClassifyRequest) -> dict:
     return describe(classify(body.cards, _rules(body.rules)))
+
+
+add_advise_route(bp, "big-two")

@@ -15,6 +15,7 @@ from typing import Annotated
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from api.schemas import bounded, cards, pattern_choice
 from solver.cards import RANK_CHARS, SUIT_CHARS, format_cards, parse_cards
@@ -123,3 +124,6 @@ def trick(body: TrickRequest) -> dict:
         "complete": len(t) == 4,
         "kitty_bonus": bonus,
     }
+
+
+add_advise_route(bp, "da-bai-fen")

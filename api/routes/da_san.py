@@ -7,6 +7,7 @@ from typing import Literal
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
+from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
 from api.schemas import cards
@@ -78,3 +79,6 @@ def moves(body: MovesRequest) -> dict:
 def classify(body: ClassifyRequest) -> dict:
     """What a set of cards is in Da San (kind and strength)."""
     return classify_result(body.cards)
+
+
+add_advise_route(bp, "da-san")

@@ -87,6 +87,23 @@ class BigTwoState(GameState):
                 self.winner, self.dragon, self._player = p, True, TERMINAL
                 break
 
+    @classmethod
+    def from_view(cls, hands: Sequence[int], rules: BigTwoRules, player: int,
+                  current: Move | None, last_player: int, passes: int,
+                  history: Sequence[tuple[int, Move]], required: int) -> BigTwoState:
+        """A hand in progress from its parts (hands as Big Two masks): how a search builds a
+        world from an observation plus sampled hidden hands, without replaying a deal."""
+        st = object.__new__(cls)
+        st.rules = rules.with_players(len(hands))
+        st.num_players = len(hands)
+        st._dealt = tuple(hands)
+        st._hands = list(hands)
+        st._current, st._last_player, st._passes = current, last_player, passes
+        st.winner, st.dragon = -1, False
+        st.history = list(history)
+        st.required, st._player = required, player
+        return st
+
     # ------------------------------------------------------------------ public view
     @property
     def current_player(self) -> int:

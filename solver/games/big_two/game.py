@@ -6,6 +6,7 @@ from typing import Any
 
 from solver.games.base import GameInfo, MoveArg, Option, from_json_via
 from solver.games.big_two import moves_result
+from solver.games.big_two.advise import SearchBot, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
 from solver.games.big_two.engine import new_game
 from solver.games.big_two.moves import warm_up
@@ -53,7 +54,7 @@ GAME = GameInfo(
                minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
     ),
     aliases=("capsa-banting", "big2"),
-    bots={"baseline": BaselineBot, "random": RandomBot},
+    bots={"baseline": BaselineBot, "random": RandomBot, "search": SearchBot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "3d 4c 7s 7h 2s"', positional=True),
@@ -68,4 +69,5 @@ GAME = GameInfo(
     ),
     format_moves=format_moves,
     warm_up=warm_up,
+    advise=advise,
 )

@@ -203,6 +203,35 @@ class DaBaiFenState(GameState):
         self._rank_held = [0] * NUM_PLAYERS
         self._advance_draw()
 
+    @classmethod
+    def from_view(cls, *, deck: Sequence[int], dealer: int, levels: tuple[int, int],
+                  first_hand: bool, leader: int | None, trump_rank: int,
+                  hands: Sequence[Sequence[int]], drawn: int, shown: tuple[int, int] | None,
+                  revealed: Sequence[int], trump: Trump | None, buried: Sequence[int],
+                  phase: Phase, trick: Sequence[tuple[int, ...]], trick_leader: int,
+                  tricks: Sequence[Trick], team_points: Sequence[int],
+                  rules: DaBaiFenRules, to_show: int = -1,
+                  kitty: Sequence[int] | None = None) -> DaBaiFenState:
+        """A hand in progress from its parts (the hands as they are now; ``deck`` in drawing
+        order, its last 6 cards the kitty, or empty once the draw is over, with ``kitty``
+        given when it is known): how a search builds a world from an observation plus
+        sampled hidden cards, without replaying the draw."""
+        st = object.__new__(cls)
+        st.rules, st.deck, st.dealer, st.levels = rules, tuple(deck), dealer, tuple(levels)
+        st.first_hand, st.leader, st.trump_rank = first_hand, leader, trump_rank
+        st.hands = [list(h) for h in hands]
+        st.drawn, st.shown, st.revealed, st.trump = drawn, shown, tuple(revealed), trump
+        st.kitty = tuple(kitty) if kitty is not None else st.deck[DEALT:]
+        st.buried = list(buried)
+        st.phase = phase
+        st.trick, st.trick_leader = list(trick), trick_leader
+        st.tricks, st.team_points = list(tricks), list(team_points)
+        st.kitty_bonus, st.result = 0, None
+        st.history = []
+        st._to_show = to_show
+        st._rank_held = [sum(1 for c in h if c < 52 and c >> 2 == trump_rank) for h in hands]
+        return st
+
     # ---- GameState
     @property
     def current_player(self) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 from solver.cards import format_cards
 from solver.games.base import GameInfo, MoveArg, Option, from_json_via
+from solver.games.da_bai_fen.advise import SearchBot, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
 from solver.games.da_bai_fen.cards import Trump
 from solver.games.da_bai_fen.engine import GAME_NAME, new_hand
@@ -56,7 +57,7 @@ GAME = GameInfo(
     simultaneous=False,
     options=OPTIONS,
     aliases=("dabaifen",),
-    bots={"greedy": GreedyBot, "random": lambda: random_bot},
+    bots={"greedy": GreedyBot, "random": lambda: random_bot, "search": SearchBot},
     moves=moves,
     moves_args=(
         MoveArg("hand", "the hand, e.g. 'BJ 2h As 10d' (SJ, BJ: jokers)", positional=True),
@@ -66,4 +67,5 @@ GAME = GameInfo(
         MoveArg("max_plays", "fail instead of listing more plays than this", type=int),
     ),
     format_moves=format_moves,
+    advise=advise,
 )

@@ -150,6 +150,26 @@ class DaSanState(GameState):
         self.history: list[tuple[int, Move]] = []
         self._returns = [0.0] * NUM_PLAYERS
 
+    @classmethod
+    def from_view(cls, hands: Sequence[Sequence[int]], kitty: Sequence[int], *, dealer: int,
+                  opener: int, phase: Phase, high_bid: int, bidder: int, passes: int,
+                  to_act: int, pile: Move | None, last_player: int,
+                  history: Sequence[tuple[int, Move]], rules: DaSanRules = DEFAULT_RULES
+                  ) -> DaSanState:
+        """A hand in progress from its parts (the hands as they are now, the kitty's cards
+        inside the bidder's hand once taken): how a search builds a world from an observation
+        plus sampled hidden cards, without replaying a deal."""
+        st = object.__new__(cls)
+        st.rules, st.dealer, st.dealer_draw = rules, dealer, None
+        st.hands = [sorted(h, key=DS_KEY.__getitem__) for h in hands]
+        st.kitty = sort_cards(kitty)
+        st.phase, st.opener, st.high_bid, st.bidder = phase, opener, high_bid, bidder
+        st.passes, st.to_act, st.pile, st.last_player = passes, to_act, pile, last_player
+        st.winner = -1
+        st.history = list(history)
+        st._returns = [0.0] * NUM_PLAYERS
+        return st
+
     # ------------------------------------------------------------------ GameState API
     @property
     def current_player(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.games.base import GameInfo, MoveArg, Option, from_json_via
+from solver.games.da_san.advise import SearchBot, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
 from solver.games.da_san.engine import new_game
 from solver.games.da_san.moves import moves_result
@@ -36,7 +37,7 @@ GAME = GameInfo(
                minimum=MIN_RUN_LOW, maximum=MIN_RUN_HIGH),
     ),
     aliases=("big-three",),
-    bots={"greedy": lambda: greedy_bot, "random": lambda: random_bot},
+    bots={"greedy": lambda: greedy_bot, "random": lambda: random_bot, "search": SearchBot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "4c 4d 5h 6s 7c"', positional=True),
@@ -44,4 +45,5 @@ GAME = GameInfo(
         MoveArg("all_suits", "list every concrete card choice, not one per rank pattern", flag=True),
     ),
     format_moves=format_moves,
+    advise=advise,
 )

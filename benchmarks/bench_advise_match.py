@@ -1,0 +1,335 @@
+"""Duplicate matches of the search bots: Big Two, Da San and Da Bai Fen.
+
+Every deal is played once per seat rotation (the same cards, the search bot in each seat in
+turn; Da Bai Fen: the same game seed with the teams swapped), so the luck of the deal cancels
+out of the comparison. Figures are means over deals with 95% confidence intervals (1.96
+standard errors of the per-deal means). Work runs on both cores (a process pool) and every
+finished deal is appended to a checkpoint file at once, so a stopped run continues where it
+left off when started again with the same arguments.
+
+Matches (``--match``):
+
+- ``big-two``: one search bot against three baseline bots (4 players): win rate (parity 25%)
+  and points per hand.
+- ``da-san``: one search bot against two greedy bots, auction included: points per hand and
+  how often the search bot makes its bid (beside the greedy bidders' rate in the same deals).
+- ``da-bai-fen``: search team (two seats) against greedy team over whole games to past A:
+  game win rate (parity 50%) and levels per hand.
+- ``<game>-4x``: the search bot at 4x the iterations against itself at 1x (one 4x seat; in Da
+  Bai Fen one 4x team, over single hands: levels and points per hand).
+
+Budgets are in iterations (sampled worlds per decision), so a run is a function of its
+arguments; the mean milliseconds per searched decision are reported beside it.
+
+Run (background, resumable)::
+
+    nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --deals 500
+    nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --report
+    .venv/bin/python benchmarks/bench_advise_match.py     # every checkpoint's figures
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai-fen-4x")
+DEFAULT_ITERATIONS = {"big-two": 30, "da-san": 20, "da-bai-fen": 12}
+CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
+
+
+class TimedBot:
+    """Wraps a search bot to count its decisions and the time they take."""
+
+    def __init__(self, bot: Any):
+        self.bot, self.calls, self.seconds, self.cpu = bot, 0, 0.0, 0.0
+
+    def __call__(self, observation, legal_moves, rng):
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        t, c = time.perf_counter(), time.process_time()
+        move = self.bot(observation, legal_moves, rng)
+        self.seconds += time.perf_counter() - t
+        self.cpu += time.process_time() - c
+        self.calls += 1
+        return move
+
+
+def _play(state, bots, seed: int):
+    from solver.games import play_hand
+    return play_hand(state, bots, seed=seed)
+
+
+# ------------------------------------------------------------------ one deal per task
+def big_two_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
+    from solver.games.big_two.advise import SearchBot
+    from solver.games.big_two.bots import BaselineBot
+    from solver.games.big_two.engine import new_game
+    rows = []
+    for seat in range(4):
+        timed = TimedBot(SearchBot(iterations=strong or iters))
+        others = SearchBot(iterations=iters) if strong else BaselineBot()
+        bots = [others] * 4
+        bots[seat] = timed
+        st = _play(new_game(seed=deal), bots, seed=deal * 4 + seat)
+        rows.append({"seat": seat, "win": st.winner == seat, "points": st.returns()[seat],
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
+    return {"deal": deal, "rows": rows}
+
+
+def da_san_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
+    from solver.games.da_san.advise import SearchBot
+    from solver.games.da_san.bots import greedy_bot
+    from solver.games.da_san.engine import new_game
+    rows = []
+    for seat in range(3):
+        timed = TimedBot(SearchBot(iterations=strong or iters))
+        others = SearchBot(iterations=iters) if strong else greedy_bot
+        bots = [others] * 3
+        bots[seat] = timed
+        st = _play(new_game(seed=deal), bots, seed=deal * 3 + seat)
+        rows.append({"seat": seat, "points": st.returns()[seat], "bidder": st.bidder,
+                     "bid": st.high_bid, "made": st.winner == st.bidder,
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
+    return {"deal": deal, "rows": rows}
+
+
+def _dbf_game(seed: int, bots: list[Any], max_hands: int = 200) -> dict[str, Any]:
+    """A whole game with the deals drawn from their own stream (bots draw from another), so
+    that the two seatings of a duplicate pair see the same first deal."""
+    from solver.games.da_bai_fen.bots import Match
+    deal_rng, bot_rng = random.Random(seed), random.Random(seed ^ 0xB07)
+    match = Match()
+    while match.winner is None and len(match.results) < max_hands:
+        st = match.new_hand(deal_rng)
+        while not st.is_terminal():
+            p = st.current_player
+            st.apply(bots[p](st.observation(p), st.legal_moves(), bot_rng))
+        match.record(st)
+    return {"winner": match.winner, "hands": len(match.results), "levels": list(match.levels)}
+
+
+def da_bai_fen_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
+    from solver.games.da_bai_fen.advise import SearchBot
+    from solver.games.da_bai_fen.bots import GreedyBot
+    rows = []
+    for team in range(2):
+        timed = TimedBot(SearchBot(iterations=strong or iters))
+        others = TimedBot(SearchBot(iterations=iters)) if strong else GreedyBot()
+        bots = [timed if s % 2 == team else others for s in range(4)]
+        g = _dbf_game(deal, bots)
+        rows.append({"team": team, "win": g["winner"] == team, "hands": g["hands"],
+                     "levels": g["levels"][team] - g["levels"][1 - team],
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
+    return {"deal": deal, "rows": rows}
+
+
+def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
+    """One hand (a first hand of a game) per seating, the stronger team in each seating: the
+    4x comparison is played over single hands, which cost a twelfth of a game."""
+    from solver.games.da_bai_fen.advise import SearchBot
+    from solver.games.da_bai_fen.engine import new_hand
+    rows = []
+    for team in range(2):
+        timed = TimedBot(SearchBot(iterations=strong or iters))
+        others = SearchBot(iterations=iters)
+        bots = [timed if s % 2 == team else others for s in range(4)]
+        st = _play(new_hand(seed=deal), bots, seed=deal * 2 + team)
+        r = st.result
+        rows.append({"team": team, "levels": st.returns()[team],
+                     "points": r.defenders_points if r.declarers != team else -r.defenders_points,
+                     "declarers": r.declarers == team, "calls": timed.calls,
+                     "seconds": timed.seconds, "cpu": timed.cpu})
+    return {"deal": deal, "rows": rows}
+
+
+TASKS = {"big-two": big_two_deal, "da-san": da_san_deal, "da-bai-fen": da_bai_fen_deal}
+
+
+def _run(args: tuple[str, int, int, int | None]) -> dict[str, Any]:
+    game, deal, iters, strong = args
+    t = time.perf_counter()
+    task = da_bai_fen_hands if (game == "da-bai-fen" and strong) else TASKS[game]
+    out = task(deal, iters, strong)
+    out["wall"] = time.perf_counter() - t
+    return out
+
+
+def _init_worker() -> None:
+    from solver.games.big_two.moves import warm_up
+    warm_up()
+
+
+# ------------------------------------------------------------------ statistics
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval."""
+    n = len(xs)
+    if n == 0:
+        return float("nan"), float("nan")
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("nan")
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion (meaningful at 0% or 100%, unlike the normal one)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z, p = 1.96, wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
+
+
+def _fmt(label: str, xs: list[float], scale: float = 1.0, unit: str = "") -> str:
+    m, h = mean_ci(xs)
+    return f"  {label:<44} {m * scale:8.3f} +- {h * scale:.3f}{unit}   (n={len(xs)})"
+
+
+def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    game = match.removesuffix("-4x")
+    strong = match.endswith("-4x")
+    rows = [r for rec in records for r in rec["rows"]]
+    calls = sum(r["calls"] for r in rows)
+    secs = sum(r["seconds"] for r in rows)
+    wall = sum(rec["wall"] for rec in records)
+    who = "search 4x" if strong else "search"
+    lines = [f"match {match}: {len(records)} deals, {len(rows)} "
+             f"{'games' if game == 'da-bai-fen' and not strong else 'hands'}; iterations "
+             f"{meta['iterations']}{' vs ' + str(meta['iterations'] * 4) if strong else ''}",
+             f"  compute {wall:,.0f} s over the worker processes; {calls:,} searched decisions, "
+             f"{1000 * secs / max(calls, 1):.1f} ms each on average (wall, shared cores)"]
+    if rows and all("cpu" in r for r in rows):
+        cpu = sum(r["cpu"] for r in rows)
+        lines.append(f"  CPU time per searched decision: {1000 * cpu / max(calls, 1):.1f} ms "
+                     f"(what one free core would take)")
+    if game == "big-two":
+        lines.append(_fmt(f"{who} win rate (parity 25%)",
+                          [sum(r["win"] for r in rec["rows"]) / 4 for rec in records], 100, " %"))
+        lines.append(_fmt(f"{who} points per hand",
+                          [sum(r["points"] for r in rec["rows"]) / 4 for rec in records]))
+        if not strong:
+            from solver.games.big_two.bots import self_play
+            ref = [sum(self_play(seed=rec["deal"]).returns) / 4 for rec in records]
+            lines.append(_fmt("reference: a baseline seat, all-baseline play of these deals",
+                              ref))
+    elif game == "da-san":
+        lines.append(_fmt(f"{who} points per hand (zero-sum, parity 0)",
+                          [sum(r["points"] for r in rec["rows"]) / 3 for rec in records]))
+        own = [r for r in rows if r["bidder"] == r["seat"]]
+        other = [r for r in rows if r["bidder"] != r["seat"]]
+        lines.append(_fmt(f"{who} as bidder: make rate", [float(r["made"]) for r in own], 100,
+                          " %"))
+        lines.append(f"  {who} bids in {100 * len(own) / max(len(rows), 1):.1f} % of hands; "
+                     f"mean bid {sum(r['bid'] for r in own) / max(len(own), 1):.2f}")
+        lines.append(_fmt("opponents as bidder: make rate", [float(r["made"]) for r in other],
+                          100, " %"))
+        if not strong:
+            from solver.games.da_san.bots import fast_greedy
+            from solver.games.da_san.engine import new_game
+            made = []
+            for rec in records:
+                st = new_game(seed=rec["deal"])
+                while not st.is_terminal():
+                    st.apply(fast_greedy(st))
+                made.append(float(st.winner == st.bidder))
+            lines.append(_fmt("reference: bidder make rate, all-greedy play of these deals",
+                              made, 100, " %"))
+    elif strong:
+        lines.append(_fmt(f"{who} team levels per hand (own minus other's, parity 0)",
+                          [sum(r["levels"] for r in rec["rows"]) / 2 for rec in records]))
+        lines.append(_fmt(f"{who} team: defenders' points on its side per hand (parity 0)",
+                          [sum(r["points"] for r in rec["rows"]) / 2 for rec in records]))
+    else:
+        lines.append(_fmt(f"{who} team game win rate (parity 50%)",
+                          [sum(r["win"] for r in rec["rows"]) / 2 for rec in records], 100, " %"))
+        lo, hi = wilson(sum(r["win"] for r in rows), len(rows))
+        lines.append(f"  95% Wilson interval over the {len(rows)} games: "
+                     f"{100 * lo:.1f} % to {100 * hi:.1f} %")
+        lines.append(_fmt(f"{who} team levels per hand (own minus other's)",
+                          [sum(r["levels"] for r in rec["rows"])
+                           / sum(r["hands"] for r in rec["rows"]) for rec in records]))
+        lines.append(f"  hands per game: {sum(r['hands'] for r in rows) / max(len(rows), 1):.1f}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ driver
+def _load(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            pass  # a line cut short by a stop: that deal is played again
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--match", choices=MATCHES, default=None,
+                    help="the match to play; without it, the figures of every checkpoint in "
+                         "benchmarks/results are printed (nothing is played)")
+    ap.add_argument("--deals", type=int, default=200, help="deals to play (in total, with resume)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="sampled worlds per decision (default per game: "
+                         + ", ".join(f"{k} {v}" for k, v in DEFAULT_ITERATIONS.items()) + ")")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--first-deal", type=int, default=1)
+    ap.add_argument("--checkpoint", type=Path, default=None)
+    ap.add_argument("--report", action="store_true", help="only print the checkpoint's figures")
+    a = ap.parse_args(argv)
+    if a.match is None:
+        found = sorted(CHECKPOINT_DIR.glob("match_*_i*.jsonl"))
+        for path in found:
+            match, _, iters = path.stem.removeprefix("match_").rpartition("_i")
+            if match in MATCHES and iters.isdigit():
+                print(report(match, _load(path), {"iterations": int(iters)}))
+        if not found:
+            print("no checkpoints yet: play a match with --match "
+                  f"({', '.join(MATCHES)}), e.g. --match big-two --deals 500")
+        return 0
+    game = a.match.removesuffix("-4x")
+    iters = a.iterations or DEFAULT_ITERATIONS[game]
+    strong = 4 * iters if a.match.endswith("-4x") else None
+    path = a.checkpoint or CHECKPOINT_DIR / f"match_{a.match}_i{iters}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = _load(path)
+    meta = {"iterations": iters}
+    if not a.report:
+        done = {r["deal"] for r in records}
+        todo = [d for d in range(a.first_deal, a.first_deal + a.deals) if d not in done]
+        start = time.perf_counter()
+        print(f"{a.match}: {len(done)} deals in {path.name}, {len(todo)} to play "
+              f"on {a.workers} processes", flush=True)
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(a.workers, initializer=_init_worker) as pool, path.open("a") as out:
+            it: Iterator[dict[str, Any]] = pool.imap_unordered(
+                _run, [(game, d, iters, strong) for d in todo])
+            for k, rec in enumerate(it, 1):
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+                records.append(rec)
+                if k % 25 == 0:
+                    print(f"  {k}/{len(todo)} deals, {time.perf_counter() - start:,.0f} s",
+                          flush=True)
+        print(f"  this run: {time.perf_counter() - start:,.1f} s wall", flush=True)
+    print(report(a.match, records, meta))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""Big Two advice: determinized Monte Carlo over the hidden hands, and the search bot.
+
+From an observation alone (the seat's hand, the plays so far, how many cards each seat
+holds, the play to beat) a world is sampled by dealing the unseen cards at random to the
+other seats in their counts (with 2-3 players the rest is set aside). Each candidate play is
+tried in the same worlds and the hand is played out by the baseline bots (fast: one kernel
+call per turn); a candidate's value is the seat's mean points (0 for a win, minus the
+penalty otherwise).
+
+Leads can number 1,600; the search tries a short list: for each kind the lowest plays and
+the highest, the baseline's choice, and the pass when allowed.
+
+>>> from solver.games.big_two.engine import new_game
+>>> state = new_game(seed=5)
+>>> result = advise(state.observation(state.current_player), iterations=4, seed=1)
+>>> result["moves"][0]["move"]["kind"] in {"single", "pair", "triple", "straight", "flush",
+...     "full_house", "four_of_a_kind", "straight_flush"}
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solver.cards import parse_cards
+from solver.errors import InputError
+from solver.games.big_two.bots import BaselineBot
+from solver.games.big_two.engine import BigTwoState
+from solver.games.big_two.moves import (
+    ID_TO_BT,
+    KIND_SHIFT,
+    PASS,
+    Kind,
+    Move,
+    generate,
+    ids_to_mask,
+    parse_play,
+)
+from solver.games.big_two.rules import BigTwoRules
+from solver.games.search import (
+    Problem,
+    Ranked,
+    advice,
+    guarded,
+    require_turn,
+    search,
+    single,
+)
+
+__all__ = ["SearchBot", "advise", "rank", "sample_world"]
+
+LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
+MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
+_BASELINE = BaselineBot()
+
+
+class View:
+    """What the observation says, parsed once per decision."""
+
+    def __init__(self, obs: Mapping[str, Any]):
+        self.seat = require_turn(obs, "player", "current_player", "big-two")
+        try:
+            self.rules = BigTwoRules.from_options(obs["rules"])
+            self.n = int(obs["num_players"])
+            self.mine = ids_to_mask(parse_cards(obs["hand"]))
+            self.counts = [int(c) for c in obs["cards_left"]]
+            table = obs.get("table")
+            self.current = parse_play(table, self.rules) if table else None
+            self.history = [(int(h["player"]), parse_play(h["move"], self.rules))
+                            for h in obs.get("history") or []]
+            req = obs.get("required")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"not a Big Two observation: {exc!r}") from None
+        if len(self.counts) != self.n or self.counts[self.seat] != self.mine.bit_count():
+            raise InputError("observation: cards_left does not match num_players and the hand")
+        self.required = ID_TO_BT[parse_cards([req])[0]] if req else -1
+        if self.history and self.required >= 0:
+            self.required = -1  # only the opening lead must hold a card
+        if not self.history and self.required < 0:
+            self.required = (self.mine & -self.mine).bit_length() - 1  # the opener's lowest
+        self.last_player = int(obs.get("last_player", -1))
+        self.passes = int(obs.get("passes", 0))
+        if not 0 <= self.passes <= self.n - 2 or not -1 <= self.last_player < self.n:
+            raise InputError(f"observation: passes must be 0 to {self.n - 2} and last_player "
+                             f"-1 to {self.n - 1}, got {self.passes} and {self.last_player}")
+        if (self.current is None) != (self.passes == 0 and obs.get("table") is None):
+            raise InputError("observation: passes are counted only while a play is on the table")
+        if any(c <= 0 for c in self.counts):
+            raise InputError("observation: a seat with no cards has won; the hand is over")
+        played = 0
+        for _, m in self.history:
+            played |= m.mask
+        if played & self.mine:
+            raise InputError("observation: the hand holds a card already played")
+        self.unseen = [b for b in range(52) if not ((self.mine | played) >> b) & 1]
+        need = sum(c for p, c in enumerate(self.counts) if p != self.seat)
+        if need > len(self.unseen):
+            raise InputError(f"observation: the other seats hold {need} cards but only "
+                             f"{len(self.unseen)} are unseen")
+
+
+def sample_world(view: View, rng: random.Random) -> BigTwoState:
+    """A full state consistent with ``view``: the unseen cards dealt to the other seats."""
+    cards = list(view.unseen)
+    rng.shuffle(cards)
+    hands, k = [0] * view.n, 0
+    for p in range(view.n):
+        if p == view.seat:
+            hands[p] = view.mine
+            continue
+        m = 0
+        for b in cards[k:k + view.counts[p]]:
+            m |= 1 << b
+        k += view.counts[p]
+        hands[p] = m
+    return BigTwoState.from_view(hands, view.rules, view.seat, view.current, view.last_player,
+                                 view.passes, view.history, view.required)
+
+
+def candidates(view: View) -> tuple[list[Move], int]:
+    """The plays worth searching, and how many legal moves there are."""
+    lm = generate(view.mine, view.current, view.required, view.rules)
+    masks, keys = lm.masks.tolist(), lm.strengths.tolist()
+    by_kind: dict[int, list[int]] = {}
+    for i, k in enumerate(keys):
+        by_kind.setdefault(k >> KIND_SHIFT, []).append(i)  # ascending strength within a kind
+    chosen: set[int] = set()
+    for idx in by_kind.values():
+        chosen.update(idx[:LOWEST_PER_KIND])
+        chosen.add(idx[-1])
+    out = [Move(masks[i], Kind(keys[i] >> KIND_SHIFT), keys[i]) for i in sorted(chosen)]
+    base = _BASELINE._kernel(view.mine, view.current, view.required, view.rules)
+    if base[0] and all(m.mask != base[0] for m in out):
+        out.append(Move(base[0], Kind(base[1] >> KIND_SHIFT), base[1]))
+    if lm.can_pass:
+        out.append(PASS)
+    return out, len(lm) + (1 if lm.can_pass else 0)
+
+
+def _play(world: BigTwoState, move: Move) -> None:
+    world._apply_trusted(move)
+
+
+def _rollout(world: BigTwoState, rng: random.Random) -> None:
+    for _ in range(MAX_TURNS):
+        if world.winner >= 0:
+            return
+        world._apply_trusted(_BASELINE.choose_play(world, rng))
+    raise InputError("the observation does not describe a hand that can end")
+
+
+@guarded
+def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
+         iterations: int | None = None, seed: int | None = None) -> Ranked:
+    """The searched candidates of the seat to act, best first (Move objects)."""
+    view = View(observation)
+    cands, legal = candidates(view)
+    if len(cands) == 1:
+        return single(cands[0], legal)
+    seat = view.seat
+    problem = Problem(cands, lambda rng: sample_world(view, rng), _play, _rollout,
+                      lambda w: w.returns()[seat], legal)
+    return search(problem, budget_ms, iterations, seed)
+
+
+def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
+           iterations: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    """``GameInfo.advise``: the seat's candidate plays ranked by mean points (0 = a win)."""
+    view_seat = observation.get("player") if isinstance(observation, Mapping) else None
+    ranked = rank(observation, budget_ms, iterations, seed)
+    return advice(ranked, lambda m: m.to_json(), view_seat, "big-two")  # type: ignore[arg-type]
+
+
+class SearchBot:
+    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
+        self.iterations, self.budget_ms = iterations, budget_ms
+
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
+                 rng: random.Random) -> Move:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        best = rank(observation, self.budget_ms, self.iterations, rng.getrandbits(32)).moves[0][0]
+        for m in legal_moves:
+            if m.mask == best.mask:
+                return m
+        raise InputError("the search chose a play that is not among the legal moves given")

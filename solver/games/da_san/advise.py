@@ -1,0 +1,195 @@
+"""Da San advice: determinized Monte Carlo over the hidden cards, and the search bot.
+
+A world is sampled from the observation alone: the unseen cards (not in the seat's hand, not
+played, not a kitty the seat has taken) are dealt at random to the other seats in their
+counts, and to the kitty while the auction runs. Every candidate (a bid or the pass in the
+auction; a play or the pass after) is tried in the same worlds and the hand, the rest of the
+auction included, is played out by the greedy bots; a candidate's value is the seat's mean
+points (the bid won or lost, per opponent for the bidder).
+
+Leads of a 20-card hand can number a hundred; the search tries, for each kind and size, the
+lowest plays and the highest, plus the greedy bot's choice.
+
+>>> from solver.games.da_san.engine import new_game
+>>> state = new_game(seed=3)
+>>> result = advise(state.observation(state.current_player), iterations=4, seed=1)
+>>> sorted(m["move"]["kind"] for m in result["moves"])[0]
+'bid'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from solver.cards import parse_cards
+from solver.errors import InputError
+from solver.games.da_san.bots import fast_greedy
+from solver.games.da_san.engine import KITTY_SIZE, NUM_PLAYERS, DaSanState, Phase
+from solver.games.da_san.moves import Kind, Move, parse_move
+from solver.games.da_san.rules import DaSanRules
+from solver.games.search import (
+    Problem,
+    Ranked,
+    advice,
+    guarded,
+    require_turn,
+    search,
+    single,
+)
+
+__all__ = ["SearchBot", "advise", "rank", "sample_world"]
+
+LOWEST_PER_GROUP = 2  # per (kind, size): the lowest plays, and the highest
+MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
+
+
+class View:
+    """What the observation says, parsed once per decision."""
+
+    def __init__(self, obs: Mapping[str, Any]):
+        self.seat = require_turn(obs, "player", "to_act", "da-san")
+        try:
+            self.rules = DaSanRules.from_options(obs["rules"])
+            self.phase = Phase(obs["phase"])
+            self.mine = tuple(parse_cards(obs["hand"]))
+            self.counts = [int(c) for c in obs["counts"]]
+            self.kitty = tuple(parse_cards(obs["kitty"])) if obs.get("kitty") else ()
+            self.high_bid = int(obs["high_bid"])
+            bidder = obs.get("bidder")
+            self.bidder = -1 if bidder is None else int(bidder)
+            pile = obs.get("pile")
+            self.pile = None if pile is None else parse_move(pile["move"], self.rules)
+            self.last_player = -1 if pile is None else int(pile["player"])
+            self.passes = int(obs["passes"])
+            self.dealer, self.opener = int(obs["dealer"]), int(obs["opener"])
+            self.history = [(int(h["player"]), parse_move(h["move"], self.rules))
+                            for h in obs.get("history") or []]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"not a Da San observation: {exc!r}") from None
+        if len(self.counts) != NUM_PLAYERS or self.counts[self.seat] != len(self.mine):
+            raise InputError("observation: counts do not match the hand")
+        if self.phase is Phase.OVER:
+            raise InputError("the hand is over: there is no move to advise")
+        if self.passes not in (0, 1) or not 0 <= self.high_bid <= 3 \
+                or not -1 <= self.last_player < NUM_PLAYERS:
+            raise InputError(f"observation: passes must be 0 or 1, high_bid 0 to 3 and the "
+                             f"pile's player a seat, got {self.passes}, {self.high_bid}, "
+                             f"{self.last_player}")
+        if self.phase is Phase.PLAY and not 0 <= self.bidder < NUM_PLAYERS:
+            raise InputError("observation: the play has started, so there is a bidder")
+        if any(c <= 0 for c in self.counts):
+            raise InputError("observation: a seat with no cards has gone out; the hand is over")
+        played = {c for _, m in self.history for c in m.cards}
+        known = played | set(self.mine) | set(self.kitty)
+        self.unseen = [c for c in range(52) if c not in known]
+        need = sum(c for p, c in enumerate(self.counts) if p != self.seat)
+        if self.phase is Phase.AUCTION:
+            need += KITTY_SIZE
+        if need != len(self.unseen):
+            raise InputError(f"observation: {len(self.unseen)} cards are unseen but the other "
+                             f"seats (and a closed kitty) hold {need}")
+
+
+def sample_world(view: View, rng: random.Random) -> DaSanState:
+    """A full state consistent with ``view``: the unseen cards dealt to the other seats
+    (and to the kitty during the auction)."""
+    cards = list(view.unseen)
+    rng.shuffle(cards)
+    hands: list[list[int]] = []
+    k = 0
+    for p in range(NUM_PLAYERS):
+        if p == view.seat:
+            hands.append(list(view.mine))
+            continue
+        hands.append(cards[k:k + view.counts[p]])
+        k += view.counts[p]
+    kitty = cards[k:] if view.phase is Phase.AUCTION else view.kitty
+    return DaSanState.from_view(
+        hands, kitty, dealer=view.dealer, opener=view.opener, phase=view.phase,
+        high_bid=view.high_bid, bidder=view.bidder, passes=view.passes, to_act=view.seat,
+        pile=view.pile, last_player=view.last_player, history=view.history, rules=view.rules)
+
+
+def candidates(view: View, world: DaSanState) -> tuple[list[Move], int]:
+    """The moves worth searching, and how many legal moves there are."""
+    legal = world.legal_moves()
+    if view.phase is Phase.AUCTION:
+        return list(legal), len(legal)
+    groups: dict[tuple[Kind, int], list[Move]] = {}
+    passes = []
+    for m in legal:
+        if m.kind is Kind.PASS:
+            passes.append(m)
+        else:
+            groups.setdefault((m.kind, len(m.cards)), []).append(m)
+    out: list[Move] = []
+    for ms in groups.values():
+        ms = sorted(ms, key=lambda m: m.strength)
+        pick = ms[:LOWEST_PER_GROUP] + ([ms[-1]] if len(ms) > LOWEST_PER_GROUP else [])
+        out.extend(pick)
+    greedy = fast_greedy(world)
+    if greedy not in out and greedy not in passes:
+        out.append(greedy)
+    return out + passes, len(legal)
+
+
+def _play(world: DaSanState, move: Move) -> None:
+    world.apply(move)
+
+
+def _rollout(world: DaSanState, rng: random.Random) -> None:
+    for _ in range(MAX_TURNS):
+        if world.phase is Phase.OVER:
+            return
+        world.apply(fast_greedy(world))
+    raise InputError("the observation does not describe a hand that can end")
+
+
+@guarded
+def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
+         iterations: int | None = None, seed: int | None = None) -> Ranked:
+    """The searched candidates of the seat to act, best first (Move objects)."""
+    view = View(observation)
+    cands, legal = candidates(view, sample_world(view, random.Random(0)))
+    if len(cands) == 1:
+        return single(cands[0], legal)
+    seat = view.seat
+    problem = Problem(cands, lambda rng: sample_world(view, rng), _play, _rollout,
+                      lambda w: w.returns()[seat], legal)
+    return search(problem, budget_ms, iterations, seed)
+
+
+def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
+           iterations: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    """``GameInfo.advise``: the seat's candidate moves ranked by mean points."""
+    ranked = rank(observation, budget_ms, iterations, seed)
+    return advice(ranked, lambda m: m.to_json(), observation["player"], "da-san")
+
+
+def _same(a: Move, b: Move) -> bool:
+    """Equal as Da San plays: suits never matter, so kind, size and top rank decide."""
+    return a.kind is b.kind and a.strength == b.strength and len(a.cards) == len(b.cards)
+
+
+class SearchBot:
+    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
+        self.iterations, self.budget_ms = iterations, budget_ms
+
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
+                 rng: random.Random) -> Move:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        best = rank(observation, self.budget_ms, self.iterations, rng.getrandbits(32)).moves[0][0]
+        for m in legal_moves:
+            if m == best:
+                return m
+        for m in legal_moves:
+            if _same(m, best):
+                return m
+        raise InputError("the search chose a move that is not among the legal moves given")
