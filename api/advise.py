@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
 from api.schemas import bounded
-from solver.games.capsa.limits import MAX_SEED
 from solver.games import get_game
+from solver.games.capsa.limits import MAX_SEED
 
 MAX_ITERATIONS = 5_000
 MAX_BUDGET_MS = 5_000

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import pin_one_core, row  # noqa: E402
+
 from solver.games import get_game  # noqa: E402
 
 
