@@ -208,7 +208,7 @@ class GameInfo:
     simultaneous: bool
     options: tuple[Option, ...] = ()
     aliases: tuple[str, ...] = ()
-    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)  # the first: default opponent
     moves: Callable[..., dict[str, Any]] | None = None
     moves_args: tuple[MoveArg, ...] = ()
     format_moves: Callable[[dict[str, Any]], str] | None = None

@@ -210,3 +210,37 @@ def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
 
     wrapper.__name__, wrapper.__doc__ = rank.__name__, rank.__doc__
     return wrapper
+
+
+class SearchBot:
+    """A bot that plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per
+    move). Each game sets ``rank`` (its advisor's ranking) and ``same`` (when one of the legal
+    moves given is the move the search chose, if not equal as values)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
+        self.iterations, self.budget_ms = iterations, budget_ms
+
+    @staticmethod
+    def rank(observation: Mapping[str, Any], budget_ms: float | None, iterations: int | None,
+             seed: int) -> Ranked:
+        raise NotImplementedError
+
+    @staticmethod
+    def same(a: Any, b: Any) -> bool:
+        return a == b
+
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Any],
+                 rng: random.Random) -> Any:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        best = self.rank(observation, self.budget_ms, self.iterations,
+                         rng.getrandbits(32)).moves[0][0]
+        for m in legal_moves:
+            if m == best:
+                return m
+        for m in legal_moves:
+            if self.same(m, best):
+                return m
+        raise InputError("the search chose a move that is not among the legal moves given")

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from solver.cards import parse_cards
@@ -48,6 +48,7 @@ from solver.games.search import (
     search,
     single,
 )
+from solver.games.search import SearchBot as BaseSearchBot
 
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
@@ -173,20 +174,8 @@ def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
     return advice(ranked, lambda m: m.to_json(), view_seat, "big-two")  # type: ignore[arg-type]
 
 
-class SearchBot:
+class SearchBot(BaseSearchBot):
     """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
 
-    name = "search"
-
-    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
-        self.iterations, self.budget_ms = iterations, budget_ms
-
-    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
-                 rng: random.Random) -> Move:
-        if len(legal_moves) == 1:
-            return legal_moves[0]
-        best = rank(observation, self.budget_ms, self.iterations, rng.getrandbits(32)).moves[0][0]
-        for m in legal_moves:
-            if m.mask == best.mask:
-                return m
-        raise InputError("the search chose a play that is not among the legal moves given")
+    rank = staticmethod(rank)
+    same = staticmethod(lambda a, b: a.mask == b.mask)

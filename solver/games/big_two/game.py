@@ -54,7 +54,7 @@ GAME = GameInfo(
                minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
     ),
     aliases=("capsa-banting", "big2"),
-    bots={"baseline": BaselineBot, "random": RandomBot, "search": SearchBot},
+    bots={"search": SearchBot, "baseline": BaselineBot, "random": RandomBot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "3d 4c 7s 7h 2s"', positional=True),

@@ -66,6 +66,7 @@ from solver.games.search import (
     search,
     single,
 )
+from solver.games.search import SearchBot as BaseSearchBot
 
 __all__ = ["SearchBot", "advise", "fast_play", "rank", "sample_world"]
 
@@ -460,22 +461,8 @@ def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
     return out
 
 
-class SearchBot:
+class SearchBot(BaseSearchBot):
     """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
 
-    name = "search"
-
-    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
-        self.iterations, self.budget_ms = iterations, budget_ms
-
-    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
-                 rng: random.Random) -> Move:
-        if len(legal_moves) == 1:
-            return legal_moves[0]
-        best = rank(observation, self.budget_ms, self.iterations, rng.getrandbits(32)).moves[0][0]
-        want = (best.kind, sorted(best.cards))
-        for m in legal_moves:
-            if (m.kind, sorted(m.cards)) == want:
-                return m
-        raise InputError("the search chose a move that is not among the legal moves given")
-
+    rank = staticmethod(rank)
+    same = staticmethod(lambda a, b: (a.kind, sorted(a.cards)) == (b.kind, sorted(b.cards)))

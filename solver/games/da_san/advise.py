@@ -20,7 +20,7 @@ lowest plays and the highest, plus the greedy bot's choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from solver.cards import parse_cards
@@ -38,6 +38,7 @@ from solver.games.search import (
     search,
     single,
 )
+from solver.games.search import SearchBot as BaseSearchBot
 
 __all__ = ["SearchBot", "advise", "rank", "sample_world"]
 
@@ -173,23 +174,8 @@ def _same(a: Move, b: Move) -> bool:
     return a.kind is b.kind and a.strength == b.strength and len(a.cards) == len(b.cards)
 
 
-class SearchBot:
+class SearchBot(BaseSearchBot):
     """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
 
-    name = "search"
-
-    def __init__(self, iterations: int | None = None, budget_ms: float | None = None):
-        self.iterations, self.budget_ms = iterations, budget_ms
-
-    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
-                 rng: random.Random) -> Move:
-        if len(legal_moves) == 1:
-            return legal_moves[0]
-        best = rank(observation, self.budget_ms, self.iterations, rng.getrandbits(32)).moves[0][0]
-        for m in legal_moves:
-            if m == best:
-                return m
-        for m in legal_moves:
-            if _same(m, best):
-                return m
-        raise InputError("the search chose a move that is not among the legal moves given")
+    rank = staticmethod(rank)
+    same = staticmethod(_same)

@@ -37,7 +37,7 @@ GAME = GameInfo(
                minimum=MIN_RUN_LOW, maximum=MIN_RUN_HIGH),
     ),
     aliases=("big-three",),
-    bots={"greedy": lambda: greedy_bot, "random": lambda: random_bot, "search": SearchBot},
+    bots={"search": SearchBot, "greedy": lambda: greedy_bot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "4c 4d 5h 6s 7c"', positional=True),
