@@ -1,10 +1,12 @@
-"""Shared fixtures: the Flask app (kernels warmed once per session) and its test client."""
+"""Shared fixtures: the Flask app (kernels warmed once per session), its test client, and one
+headless Chromium for the browser tests."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from browser_support import CHROMIUM_ARGS, chromium_path, unavailable
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -24,3 +26,20 @@ def app():
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = chromium_path()
+    if executable is None:
+        unavailable("chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("the playwright Python package is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()

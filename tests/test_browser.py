@@ -1,15 +1,13 @@
 """End-to-end: the web page in a real headless Chromium against a live server.
 
-Chromium is the system browser (``/usr/bin/chromium``), driven by Playwright's Python
+Chromium is the system browser (see ``browser_support.py``), driven by Playwright's Python
 package; nothing is downloaded. Without the browser the tests skip locally but fail when
 ``CI`` is set, so CI cannot pass by skipping them.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 
@@ -17,33 +15,11 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TIMEOUT_MS = 30_000
 
 HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9s", "8d", "7h", "6c", "5s", "4d", "3h", "2c"]
 PASTED = "10h, as ♦7 Kc 2s 3d 4c 5h 6s 8c 9d Jh kS"
 PASTED_CANONICAL = ["Th", "As", "7d", "Kc", "2s", "3d", "4c", "5h", "6s", "8c", "9d", "Jh", "Ks"]
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set: the end-to-end browser test must not be skipped)")
-    pytest.skip(reason)
-
-
-def _chromium_path() -> str | None:
-    for path in CHROMIUM_CANDIDATES:
-        if os.path.exists(path):
-            return path
-    return shutil.which("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -61,21 +37,6 @@ def live_url(app) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    executable = _chromium_path()
-    if executable is None:
-        _unavailable("chromium is not installed (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright Python package is not installed")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()

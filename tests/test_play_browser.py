@@ -4,7 +4,7 @@ the first legal move the page offers); a replay; the server restarted mid-sessio
 
 Screenshots of each page at desktop and phone width are written to ``artefacts/play/`` (or
 ``$ARTEFACTS_DIR/play``), which git ignores. Browser discovery and the skip-or-fail rule
-are the ones of ``test_browser.py``.
+come from ``browser_support.py`` (the ``browser`` fixture is in ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM_ARGS, _chromium_path, _unavailable
 
 from api import create_app
 from solver.games import get_game
@@ -72,21 +71,6 @@ def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the ke
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    executable = _chromium_path()
-    if executable is None:
-        _unavailable("chromium is not installed (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright Python package is not installed")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture()
