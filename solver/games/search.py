@@ -244,3 +244,20 @@ class SearchBot:
             if self.same(m, best):
                 return m
         raise InputError("the search chose a move that is not among the legal moves given")
+
+
+def search_seat(view: Any, candidates: tuple[Sequence[Any], int],
+                sample_world: Callable[[Any, random.Random], Any],
+                play: Callable[[Any, Any], None], rollout: Callable[[Any, random.Random], None],
+                value: Callable[[Any, int], float], budget_ms: float | None,
+                iterations: int | None, seed: int | None) -> Ranked:
+    """Rank ``candidates`` (the moves to search, and how many moves are legal) of the seat
+    ``view.seat``: worlds from ``sample_world(view, rng)``, each scored ``value(world, seat)``
+    at its end. A single candidate is answered without search."""
+    cands, legal = candidates
+    if len(cands) == 1:
+        return single(cands[0], legal)
+    seat = view.seat
+    problem = Problem(cands, lambda rng: sample_world(view, rng), play, rollout,
+                      lambda w: value(w, seat), legal)
+    return search(problem, budget_ms, iterations, seed)

@@ -40,13 +40,11 @@ from solver.games.big_two.moves import (
 )
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.search import (
-    Problem,
     Ranked,
     advice,
     guarded,
     require_turn,
-    search,
-    single,
+    search_seat,
 )
 from solver.games.search import SearchBot as BaseSearchBot
 
@@ -157,13 +155,8 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""
     view = View(observation)
-    cands, legal = candidates(view)
-    if len(cands) == 1:
-        return single(cands[0], legal)
-    seat = view.seat
-    problem = Problem(cands, lambda rng: sample_world(view, rng), _play, _rollout,
-                      lambda w: w.returns()[seat], legal)
-    return search(problem, budget_ms, iterations, seed)
+    return search_seat(view, candidates(view), sample_world, _play, _rollout,
+                       lambda w, seat: w.returns()[seat], budget_ms, iterations, seed)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,

@@ -30,13 +30,11 @@ from solver.games.da_san.engine import KITTY_SIZE, NUM_PLAYERS, DaSanState, Phas
 from solver.games.da_san.moves import Kind, Move, parse_move
 from solver.games.da_san.rules import DaSanRules
 from solver.games.search import (
-    Problem,
     Ranked,
     advice,
     guarded,
     require_turn,
-    search,
-    single,
+    search_seat,
 )
 from solver.games.search import SearchBot as BaseSearchBot
 
@@ -153,13 +151,9 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""
     view = View(observation)
-    cands, legal = candidates(view, sample_world(view, random.Random(0)))
-    if len(cands) == 1:
-        return single(cands[0], legal)
-    seat = view.seat
-    problem = Problem(cands, lambda rng: sample_world(view, rng), _play, _rollout,
-                      lambda w: w.returns()[seat], legal)
-    return search(problem, budget_ms, iterations, seed)
+    return search_seat(view, candidates(view, sample_world(view, random.Random(0))),
+                       sample_world, _play, _rollout, lambda w, seat: w.returns()[seat],
+                       budget_ms, iterations, seed)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
