@@ -281,10 +281,10 @@ def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0) 
     return pid
 
 
-def stop_pool(pid: int, timeout: float = 10.0) -> None:
-    """SIGTERM the supervisor (it kills its processes) and reap it."""
+def terminate(pid: int, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
+    """Send ``sig`` to a child and reap it; SIGKILL it if it is still there after ``timeout``."""
     try:
-        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, sig)
     except ProcessLookupError:
         return
     end = time.monotonic() + timeout
@@ -296,8 +296,13 @@ def stop_pool(pid: int, timeout: float = 10.0) -> None:
         if done:
             return
         time.sleep(0.02)
-    os.kill(pid, signal.SIGKILL)
     try:
+        os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    except ChildProcessError:
+    except (ProcessLookupError, ChildProcessError):
         pass
+
+
+def stop_pool(pid: int, timeout: float = 10.0) -> None:
+    """SIGTERM the supervisor (it kills its processes) and reap it."""
+    terminate(pid, signal.SIGTERM, timeout)

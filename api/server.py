@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from api.compute import die_with_parent, start_pool, stop_pool
+from api.compute import die_with_parent, start_pool, stop_pool, terminate
 from api.proxy import (
     ProxyLimits,
     allowed_methods,
@@ -193,27 +193,6 @@ def _wait_for_path(path: Path, pid: int, timeout: float) -> None:
         time.sleep(0.02)
 
 
-def _terminate(pid: int, sig: int, timeout: float) -> None:
-    try:
-        os.kill(pid, sig)
-    except ProcessLookupError:
-        return
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if done:
-            return
-        time.sleep(0.02)
-    try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    except (ProcessLookupError, ChildProcessError):
-        pass
-
-
 def check_port_free(host: str, port: int) -> None:
     """Fail at once, in one line, when the address is taken (before any warm-up or child)."""
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
@@ -287,10 +266,10 @@ def serve(config: ServeConfig) -> int:
             signal.signal(s, signal.SIG_IGN)
         for pid, name in list(children.items()):
             if name == "nginx":
-                _terminate(pid, signal.SIGTERM, 5)
+                terminate(pid, signal.SIGTERM, 5)
         for pid, name in list(children.items()):
             if name == "gunicorn":
-                _terminate(pid, signal.SIGTERM, 15)
+                terminate(pid, signal.SIGTERM, 15)
         for pid, name in list(children.items()):
             if name == "compute pool":
                 stop_pool(pid)
