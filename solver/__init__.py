@@ -19,6 +19,7 @@ _EXPORTS = {
     "ArrangeResult": "solver.games.capsa.solve",
     "arrange": "solver.games.capsa.solve",
     "arrange_many": "solver.games.capsa.solve",
+    "arrange_many_columns": "solver.games.capsa.solve",
     "Arrangement": "solver.games.capsa.splits",
     "valid_arrangements": "solver.games.capsa.splits",
     "score": "solver.games.capsa.referee",
@@ -32,6 +33,7 @@ _EXPORTS = {
     "IllegalMoveError": "solver.errors",
     "InputError": "solver.errors",
     "RulesError": "solver.errors",
+    "WorkLimitError": "solver.errors",
     "get_game": "solver.games",
     "list_games": "solver.games",
 }
