@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -270,6 +270,20 @@ def cards_named(doc: object) -> set[int]:
     [0, 4, 45, 51]
     """
     found: set[int] = set()
+    for text in json_strings(doc):
+        try:
+            found.update(parse_cards(text, allow_jokers=True, allow_duplicates=True))
+        except CardError:
+            pass
+    return found
+
+
+def json_strings(doc: object) -> Iterator[str]:
+    """Every string of a JSON document, keys included, in no particular order.
+
+    >>> sorted(json_strings({"a": ["x", 1, {"b": "y"}]}))
+    ['a', 'b', 'x', 'y']
+    """
     stack = [doc]
     while stack:
         x = stack.pop()
@@ -279,8 +293,4 @@ def cards_named(doc: object) -> set[int]:
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, str):
-            try:
-                found.update(parse_cards(x, allow_jokers=True, allow_duplicates=True))
-            except CardError:
-                pass
-    return found
+            yield x

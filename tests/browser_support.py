@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
+TIMEOUT_MS = 30_000
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -32,3 +36,32 @@ def chromium_path() -> str | None:
         if os.path.exists(path):
             return path
     return shutil.which("chromium")
+
+
+@contextmanager
+def watched_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page that may reach only ``base_url`` (and data:/blob: URLs); after the test, no
+    outside request, page error or console error (Chromium's log of a 4xx answer aside, an
+    error answer being part of the error flow) may have happened."""
+    context = browser.new_context(viewport=viewport)
+    outside: list[str] = []
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        if url.startswith(base_url) or url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type == "error" and "status of 4" not in m.text else None)
+    yield page
+    context.close()
+    assert not outside, f"the page requested outside resources: {outside}"
+    assert not problems, problems

@@ -12,10 +12,10 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from browser_support import watched_page
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 30_000
 
 HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9s", "8d", "7h", "6c", "5s", "4d", "3h", "2c"]
 PASTED = "10h, as ♦7 Kc 2s 3d 4c 5h 6s 8c 9d Jh kS"
@@ -41,34 +41,9 @@ def live_url(app) -> Iterator[str]:
 
 @pytest.fixture()
 def page(browser, live_url):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    # Only the live server may be reached: the page must not load anything external.
-    outside: list[str] = []
-
-    def route(r):
-        if r.request.url.startswith(live_url) or r.request.url.startswith("data:"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    problems: list[str] = []
-    pg.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-
-    def console(msg) -> None:
-        # Chromium logs every 4xx answer; an error answer is part of the error flow.
-        if msg.type == "error" and "responded with a status of 4" not in msg.text:
-            problems.append(f"console {msg.type}: {msg.text}")
-
-    pg.on("console", console)
-    pg.base_url = live_url  # type: ignore[attr-defined]
-    yield pg
-    context.close()
-    assert not outside, f"the page requested outside resources: {outside}"
-    assert not problems, problems
+    with watched_page(browser, live_url, {"width": 1200, "height": 900}) as pg:
+        pg.base_url = live_url  # type: ignore[attr-defined]
+        yield pg
 
 
 @pytest.fixture()

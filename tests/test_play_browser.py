@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_support import watched_page
 
 from api import create_app
 from solver.games import get_game
@@ -24,7 +25,6 @@ from solver.games.capsa.splits import Arrangement, is_foul
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parents[1] / "artefacts")) / "play"
@@ -75,28 +75,8 @@ def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the ke
 
 @pytest.fixture()
 def page(browser, live):
-    context = browser.new_context(viewport=DESKTOP)
-    outside: list[str] = []
-
-    def route(r):
-        url = r.request.url
-        if url.startswith(live.url) or url.startswith(("data:", "blob:")):
-            r.continue_()
-        else:
-            outside.append(url)
-            r.abort()
-
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    problems: list[str] = []
-    pg.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    pg.on("console", lambda m: problems.append(f"console: {m.text}")
-          if m.type == "error" and "status of 4" not in m.text else None)
-    yield pg
-    context.close()
-    assert not outside, f"the page requested outside resources: {outside}"
-    assert not problems, problems
+    with watched_page(browser, live.url, DESKTOP) as pg:
+        yield pg
 
 
 # ---------------------------------------------------------------- helpers

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.cards import parse_card
+from solver.cards import json_strings, parse_card
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games import canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
@@ -50,17 +50,10 @@ class LeakError(RuntimeError):
 def card_strings(doc: Any) -> set[int]:
     """Every card named anywhere in a JSON document (a string that is exactly one card)."""
     found: set[int] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-            stack.extend(k for k in x if isinstance(k, str))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str) and 2 <= len(x) <= 3:
+    for text in json_strings(doc):
+        if 2 <= len(text) <= 3:
             try:
-                found.add(parse_card(x))
+                found.add(parse_card(text))
             except CardError:
                 pass
     return found
