@@ -1,5 +1,9 @@
 """The previous Capsa ``table`` code paths, kept callable for the equivalence tests and the
-speed benchmark (which prints them beside the current ones). Not used by the package."""
+speed benchmark (which prints them beside the current ones). Not used by the package.
+
+Under tables with card removal they play each hand's own tables in full
+(:func:`solver.games.capsa.search.hand_tables`), so they stay a reference for the current
+paths; the benchmark gives them the tables without card removal, as they shipped."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from solver.games.capsa.kernels import legacy as KL
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.rules import Rules
+from solver.games.capsa.search import hand_tables
 from solver.games.capsa.solve import ROW_NAMES, ArrangeResult, RankedArrangement, RowInfo
 from solver.games.capsa.splits import Arrangement, parse_hand
 from solver.games.capsa.strategy import play
@@ -29,8 +34,11 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     if single or not royalties_grow(rules):
         return play.table_play(hands, rules, tables, prune=False)
     st = tables if tables is not None else tables_for(rules)
-    t = LK.TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64)
+    if st.removal is not None:  # the hand's own tables (card removal), one hand at a time
+        parts = [table_play(h[None], rules, hand_tables(rules, st, h)) for h in hands]
+        return tuple(np.concatenate([q[i] for q in parts]) for i in range(3))  # type: ignore[return-value]
+    t = LK.TABLES[rules.wheel]
     split = np.empty(len(hands), dtype=np.int64)
     ev = np.empty(len(hands), dtype=np.float64)
     rows = np.empty((len(hands), 3), dtype=np.int32)
@@ -40,11 +48,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     return split, ev, rows
 
 
-def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int
+def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int, st: StrategyTables
              ) -> tuple[int, list[tuple[int, float, tuple]]]:
     """Every valid split scored, a top-k pass over them, then one split per distinct
     row-strength triple: the count and (packed split, value, (front, middle, back))."""
-    st = tables_for(rules)
     scoring, bonus, net, single = kernel_params(rules)
     packed = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.float64)
@@ -70,7 +77,9 @@ def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int
 
 def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int, float, tuple]]]:
     """The previous ``arrange(method="table")`` core (see :func:`_old_top`)."""
-    return _old_top(*_old_subsets(parse_hand(hand), rules.wheel), rules, top)  # type: ignore[arg-type]
+    h = parse_hand(hand)  # type: ignore[arg-type]
+    return _old_top(*_old_subsets(h, rules.wheel), rules, top,
+                    hand_tables(rules, tables_for(rules), h))
 
 
 # ---------------------------------------------------------------- whole previous code paths
@@ -119,9 +128,9 @@ def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) 
     h = parse_hand(hand)  # type: ignore[arg-type]
     v5, v3 = _old_subsets(h, rules.wheel)
     natural = detect_natural(h, rules, (v5, v3))
-    st = tables_for(rules)
+    st = hand_tables(rules, tables_for(rules), h)
     net = rules.royalty_mode == "net"
-    n, chosen = _old_top(v5, v3, rules, top)
+    n, chosen = _old_top(v5, v3, rules, top, st)
     kinds = LK.TABLES[rules.wheel].kind
     out = []
     for p, value, (f, m_, b) in chosen:

@@ -7,7 +7,11 @@ import numpy as np
 import pytest
 
 import solver.games.capsa.solve as solve_mod
+from solver.games.capsa import kernels as K
+from solver.games.capsa.kernel_args import kernel_params
+from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
 from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.search import hand_odds, hand_tables, search_best
 from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import row_strengths
 from solver.games.capsa.strategy import removal
@@ -41,32 +45,77 @@ def test_alpha_scales_one_card_to_thirteen():
 @pytest.fixture(scope="module")
 def removal_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("tables") / "removal.npz"
-    assert removal.main(["--hands", "5000", "--presets", "two-four", "--workers", "1",
-                         "-o", str(path)]) == 0
+    assert removal.main(["--hands", "5000", "--presets", "two-four", "standard",
+                         "--workers", "1", "-o", str(path)]) == 0
     return str(path)
 
 
 def test_file_keeps_other_presets_and_adds_shifts(removal_file):
     raw = load_raw(removal_file)
     assert "removal" in raw["two-four"] and raw["two-four"]["removal"].shape[:2] == (13, 3)
-    assert "removal" not in raw["standard"]
-    np.testing.assert_array_equal(raw["standard"]["hist"], load_raw()["standard"]["hist"])
+    for name, value in load_raw()["basic"].items():  # a preset not measured is copied
+        np.testing.assert_array_equal(raw["basic"][name], value)
     assert raw["meta"]["removal"]["hands"] == 5000
 
 
-def test_hand_tables_are_derive_of_the_shifted_histogram(removal_file):
-    rules = resolve_rules("two-four")
+def test_hand_tables_are_the_clamped_linear_shift(removal_file):
+    """A hand's tables: the row distribution moved by alpha * n_k * delta[k] for every rank,
+    its win / tie / royalty tables derived as without card removal, then clamped into a
+    distribution (recomputed here from the histogram in NumPy)."""
+    rules = resolve_rules("standard")
     st = tables_for(rules, removal_file)
-    raw = load_raw(removal_file)["two-four"]
-    hand = np.sort(deal(np.random.default_rng(8), 1, 1)[0, 0])
-    counts = np.bincount(hand >> 2, minlength=13)
-    p = raw["hist"] / raw["hist"][0].sum()
-    shifted = np.clip(p + st.alpha * np.tensordot(counts, raw["removal"], axes=1), 0, None)
-    shifted /= shifted.sum(axis=1, keepdims=True)
-    want = derive(shifted * 1e9, raw["naturals"], rules, "two-four")
-    got = st.for_hand(hand)
-    for name in ("pw", "pt", "lr"):
-        np.testing.assert_allclose(getattr(got, name), getattr(want, name), atol=1e-9)
+    raw = load_raw(removal_file)["standard"]
+    for seed in range(4):
+        hand = np.sort(deal(np.random.default_rng(seed), 1, 1)[0, 0])
+        counts = np.bincount(hand >> 2, minlength=13)
+        p = raw["hist"] / raw["hist"][0].sum() + st.alpha * np.tensordot(counts, raw["removal"],
+                                                                          axes=1)
+        pr = p * st.roy
+        win = np.clip(np.cumsum(p, axis=1) - p, 0, 1)
+        tie = np.clip(p, 0, 1 - win)
+        lose_roy = np.clip(np.cumsum(pr[:, ::-1], axis=1)[:, ::-1] - pr, 0, None)
+        got = hand_tables(rules, st, hand)
+        for name, want in (("pw", win), ("pt", tie), ("lr", lose_roy)):
+            np.testing.assert_allclose(getattr(got, name), want, atol=1e-12, err_msg=name)
+        rows = np.array([[5, 900, 4000], [300, 2000, 7000]])
+        w, t = hand_odds(rules, st, hand, rows)
+        np.testing.assert_array_equal(w, got.pw[np.arange(3), rows])
+        np.testing.assert_array_equal(t, got.pt[np.arange(3), rows])
+
+
+@pytest.mark.parametrize("spec", ["two-four", "standard",
+                                  {"preset": "standard", "single_royalty": True},
+                                  {"preset": "standard", "royalty_mode": "net"},
+                                  {"preset": "two-four", "royalties": "standard",
+                                   "single_royalty": True},
+                                  {"preset": "standard", "scoring": "basic"}], ids=str)
+def test_top_k_is_the_full_search_under_the_hands_tables(removal_file, spec):
+    """The best k distinct row-strength triples of the card-removal search: exactly the
+    values, rows and representative splits of every valid split scored with the hand's own
+    tables."""
+    rules = resolve_rules(spec)
+    st = tables_for(rules, removal_file)
+    t = TABLES[rules.wheel]
+    scoring, bonus, net, single = kernel_params(rules)
+    hands = deal(np.random.default_rng(9), 12, 1)[:, 0]
+    split, ev, rows, found = search_best(hands, rules, st, 7)
+    v5 = np.empty(len(COMB5), dtype=np.int32)
+    v3 = np.empty(len(COMB3), dtype=np.int32)
+    packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
+    values = np.empty(2 * len(SPLIT_PAIRS))
+    for i, h in enumerate(hands):
+        ht = hand_tables(rules, st, h)
+        K.subset_strengths(h, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
+        n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, ht.pw, ht.pt, ht.lr, ht.roy, scoring,
+                              bonus, net, single, packed, values)
+        best: dict[tuple, tuple] = {}
+        for p, v in zip(packed[:n].tolist(), values[:n].tolist()):
+            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+            best[key] = min(best.get(key, (-v, p)), (-v, p))
+        want = sorted((nv, p, key) for key, (nv, p) in best.items())[:7]
+        got = [(-float(ev[i, j]), int(split[i, j]), tuple(int(x) for x in rows[i, j]))
+               for j in range(int(found[i]))]
+        assert got == want
 
 
 def test_no_shift_plays_as_plain_table(removal_file):

@@ -17,6 +17,7 @@ from solver.games.capsa import solve
 from solver.games.capsa.lookup import SPLIT_PAIRS
 from solver.games.capsa.referee import make_seat, score, settle
 from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.search import hand_tables
 from solver.games.capsa.solve import arrange, arrange_many, best_many
 from solver.games.capsa.splits import all_valid_splits, parse_hand, unpack_split
 from solver.games.capsa.strategy.play import deal, kernel_params, table_play
@@ -79,8 +80,8 @@ def _py_table_value(rows, st_, rules):
 @given(hands, st.sampled_from(RULES))
 def test_table_values_match_the_plain_formula(hand, rules):
     r = resolve_rules(rules)
-    st_ = tables_for(r)
     h = parse_hand(hand)
+    st_ = hand_tables(r, tables_for(r), h)  # the hand's own tables (card removal)
     _, v5, v3 = all_valid_splits(h, r)
     n_max = 2 * len(SPLIT_PAIRS)
     packed, values = np.empty(n_max, np.int64), np.empty(n_max)

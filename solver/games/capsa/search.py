@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.games.capsa.kernel_args import kernel_params
+from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
@@ -69,6 +70,59 @@ def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[Strat
     return hit
 
 
+_REMOVAL: dict[tuple, tuple] = {}
+
+
+def build_removal_terms(st: StrategyTables) -> np.ndarray:
+    """The card-removal coefficients ``coef`` (3, S, 13, 3) of
+    :mod:`solver.games.capsa.kernels.removal` for tables carrying shifts."""
+    d = np.asarray(st.removal, dtype=np.float64)
+    cum = np.cumsum(d, axis=2) - d                       # D: shifts of strengths below s
+    dr = d * st.roy[None]
+    above = np.cumsum(dr[:, :, ::-1], axis=2)[:, :, ::-1] - dr  # E: royalty above s
+    return np.ascontiguousarray(np.stack([cum, d, above], axis=-1).transpose(1, 2, 0, 3))
+
+
+def removal_terms(st: StrategyTables) -> np.ndarray:
+    """:func:`build_removal_terms`, cached per tables object."""
+    hit = _REMOVAL.get(id(st))
+    if hit is None or hit[0] is not st:
+        if len(_REMOVAL) >= _MAX_CACHED:
+            _REMOVAL.clear()
+        hit = _REMOVAL[id(st)] = (st, build_removal_terms(st))
+    return hit[1]
+
+
+def hand_tables(rules: Rules, st: StrategyTables, hand: np.ndarray) -> StrategyTables:
+    """The tables against the opponent of this 13-card hand: ``st`` itself without card
+    removal, else the hand's shifted tables in full (a reference; the search reads only the
+    entries it visits)."""
+    if st.removal is None:
+        return st
+    coef = removal_terms(st)
+    pw, pt, lr = (np.empty_like(st.pw) for _ in range(3))
+    KR.removal_tables(np.asarray(hand, dtype=np.int64), st.alpha, st.pw, st.pt, st.lr, coef,
+                      pw, pt, lr)
+    return StrategyTables(pw, pt, lr, st.roy, st.opp_royalty, st.p_natural, st.natural_units,
+                          st.preset)
+
+
+def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
+              rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Win and tie chances (N, 3) of the row strengths ``rows`` (N, 3) of ``hand`` against
+    its opponent (with card removal when ``st`` models it)."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, 3)
+    if st.removal is None:
+        idx = np.arange(3)
+        return st.pw[idx, rows], st.pt[idx, rows]
+    coef = removal_terms(st)
+    w = np.empty(rows.shape)
+    t = np.empty(rows.shape)
+    KR.removal_odds(np.asarray(hand, dtype=np.int64), st.alpha, st.pw, st.pt, st.lr, coef,
+                    rows, w, t)
+    return w, t
+
+
 _ROW_LISTS: dict[tuple, tuple] = {}
 
 
@@ -91,12 +145,8 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
                 k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3) and how many (N,).
-    Tables with card removal are searched hand by hand, each with its own tables."""
+    Under tables with card removal each hand is valued with its own opponent tables."""
     st = tables if tables is not None else tables_for(rules)
-    if st.removal is not None:
-        parts = [search_best(h[None, :], rules, st.for_hand(h), k)
-                 for h in np.asarray(hands, dtype=np.int64).reshape(-1, 13)]
-        return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
     _, terms = terms_for(rules, st)
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
@@ -106,7 +156,13 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
     rows = np.zeros((n, k, 3), dtype=np.int32)
     found = np.zeros(n, dtype=np.int64)
     scoring, bonus, net, single = kernel_params(rules)
-    KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                 t.front_floor, terms, t.class_cap, _RANK_KEYS,
-                 scoring, bonus, net, single, k, split, ev, rows, found)
+    if st.removal is not None:
+        KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
+                       t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, st.pw, st.pt,
+                       st.lr, removal_terms(st), st.roy, scoring, bonus, net, single, k, split,
+                       ev, rows, found)
+    else:
+        KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
+                     t.front_floor, terms, t.class_cap, _RANK_KEYS,
+                     scoring, bonus, net, single, k, split, ev, rows, found)
     return split, ev, rows, found

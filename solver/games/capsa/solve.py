@@ -44,7 +44,7 @@ from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
 from solver.games.capsa.rules import Rules, resolve_rules
-from solver.games.capsa.search import row_lists, search_best
+from solver.games.capsa.search import hand_odds, row_lists, search_best
 from solver.games.capsa.splits import (
     Arrangement,
     all_valid_splits,
@@ -230,21 +230,31 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 def _table_result(h: np.ndarray, rules: Rules, opponents: int,
                   top: int) -> list[RankedArrangement]:
     """The ``top`` best distinct row-strength triples, from one best-k kernel call."""
-    st = tables_for(rules).for_hand(h)  # the hand's own tables when they model card removal
+    st = tables_for(rules)
     split, value, rows, found = search_best(h[None, :], rules, st, top)
     k = int(found[0])
     pw, pt, kinds, roy = row_lists(rules, st)
     own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
     cards = h.tolist()
+    found_rows = rows[0, :k].tolist()
+    if st.removal is not None:
+        # the hand's own odds (card removal): per arrangement, {strength: chance} per row
+        w, t = (a.tolist() for a in hand_odds(rules, st, h, rows[0, :k]))
+        odds = [([{f: w[i][0]}, {m: w[i][1]}, {b: w[i][2]}],
+                 [{f: t[i][0]}, {m: t[i][1]}, {b: t[i][2]}])
+                for i, (f, m, b) in enumerate(found_rows)]
+    else:
+        odds = [(pw, pt)] * k
     out = []
-    for p, v, fmb in zip(split[0, :k].tolist(), value[0, :k].tolist(), rows[0, :k].tolist()):
+    for p, v, fmb, (win, tie) in zip(split[0, :k].tolist(), value[0, :k].tolist(), found_rows,
+                                     odds):
         f, m, b = fmb
         units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
                  else roy[0][f] + roy[1][m] + roy[2][b])
         ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
         out.append(RankedArrangement(None, float(ev), None, units,
-                                     pw[0][f] * pw[1][m] * pw[2][b],
-                                     (cards, p, fmb, pw, pt, kinds)))
+                                     win[0][f] * win[1][m] * win[2][b],
+                                     (cards, p, fmb, win, tie, kinds)))
     return out
 
 

@@ -2,7 +2,8 @@
 
 One module per concern: ``evaluate`` (row strengths), ``splits`` (the 72,072 splits and
 foul filter), ``naturals``, ``table`` (the table strategy's values, the full search),
-``search`` (the branch-and-bound best-k search), ``legacy`` (the previous search and
+``search`` (the branch-and-bound best-k search), ``removal`` (the same under card
+removal), ``legacy`` (the previous search and
 evaluation, kept for the benchmark and the equivalence tests),
 ``settle`` (exact settlement for Monte Carlo and known opponents), ``rules`` (scoring codes,
 the single-royalty rule). Lookup tables come in as arguments (see
@@ -17,7 +18,12 @@ from solver.games.capsa.kernels.evaluate import (
                                                subset_strengths,
 )
 from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
-from solver.games.capsa.kernels.removal import removal_best_many, removal_tables
+from solver.games.capsa.kernels.removal import (
+                                               removal_best_many,
+                                               removal_odds,
+                                               removal_tables,
+                                               removal_top,
+)
 from solver.games.capsa.kernels.rules import BASIC, ONE_SIX, SCOOP_ONE, TWO_FOUR
 from solver.games.capsa.kernels.search import table_top
 from solver.games.capsa.kernels.settle import score_candidates
@@ -37,7 +43,7 @@ from solver.games.capsa.kernels.table import (
 
 __all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_valid",
            "count_valid_many", "naive_best_many", "natural_kind", "natural_kinds", "pareto_front",
-           "removal_best_many", "removal_tables",
+           "removal_best_many", "removal_odds", "removal_tables", "removal_top",
            "score_candidates", "strength3", "strength5", "strengths5_all", "subset_strengths",
            "table_best_many_full", "table_top", "table_valid_evs", "top_indices",
            "valid_splits"]

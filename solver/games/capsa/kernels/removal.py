@@ -1,16 +1,29 @@
-"""Card removal for the ``table`` strategy: the opponent's row tables given my 13 cards.
+"""Card removal for the ``table`` strategy: the opponent's row tables given my 13 cards, and the
+exhaustive best-``k`` search under them.
 
 An opponent's 13 cards come from the 39 I do not hold, so what I hold shifts how it sets its
-rows (three aces in my hand make an ace pair in its front rare). The tables file holds, per rank
-``k``, ``delta[k, row, s]``: how the probability that the opponent's ``row`` has strength ``s``
+rows (three aces in my hand make an ace pair in its front rare). Per rank ``k`` the tables file
+holds ``delta[k, row, s]``: how the probability that the opponent's ``row`` has strength ``s``
 moves when one card of rank ``k`` is known not to be in its hand. For a hand holding ``n_k``
-cards of rank ``k`` the opponent's row distribution is taken as
-``p[row, s] + alpha * sum_k n_k * delta[k, row, s]`` (clipped at 0, renormalised): first order
-in the cards removed, with ``alpha`` scaling one card's effect to thirteen (see
-:mod:`solver.games.capsa.strategy.removal`). The win/tie/royalty tables follow as in
-:func:`solver.games.capsa.strategy.tables.derive`, and the best split is searched as without
-card removal (in full: the branch and bound of :mod:`solver.games.capsa.kernels.search`
-builds its bounds once per table, not per hand).
+cards of rank ``k``, with ``a_k = alpha * n_k``, the opponent's tables are, to first order,
+
+    win[row, s]      = pw[row, s] + sum_k a_k * D[k, row, s]   D: delta summed below s
+    tie[row, s]      = pt[row, s] + sum_k a_k * delta[k, row, s]
+    lose_roy[row, s] = lr[row, s] + sum_k a_k * E[k, row, s]   E: delta * royalty above s
+
+then clamped into a distribution (win in [0, 1], tie in [0, 1 - win], royalty >= 0: the first
+order overshoots where a strength is rare). ``coef[row, s, k] = (D, delta, E)`` is built once
+per tables (:func:`solver.games.capsa.search.removal_terms`). The shift is linear, so a hand
+needs only the entries of the strengths its subsets have (a few hundred of the 7,917).
+
+The search is :func:`solver.games.capsa.kernels.search.table_top`'s branch and bound, with
+bounds from the hand's own terms: per block of ``1 << BLOCK_BITS`` strengths, the best
+separable value, best win chance and least loss chance of the hand's middles and fronts, as
+running extremes over blocks, bound every split of a back whose middle and front are capped
+(the caps come from the 8 cards the back leaves, as in ``table_top``). The non-separable part
+(scoop, two-four unit) grows with wins and falls with losses, so it is bounded at those
+extremes. Splits are valued with the hand's tables exactly as the full search values them
+(:func:`removal_best_many`, which the tests compare).
 """
 
 from __future__ import annotations
@@ -18,54 +31,293 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
-from solver.games.capsa.kernels.table import table_best_many_full
+from solver.games.capsa.kernels.evaluate import subset_strengths
+from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
+from solver.games.capsa.kernels.search import _back_bound, _nonseparable, _offer
+from solver.games.capsa.kernels.table import _table_ev, table_best_many_full
+
+BLOCK_BITS = 5
 
 
-@njit
-def removal_tables(hand, p, delta, alpha, roy, pw, pt, lr):
-    """Fill ``pw`` (P(opp < s)), ``pt`` (P(opp == s)) and ``lr`` (E[opp royalty; opp > s]),
-    each (3, S), for the opponent of ``hand`` (13 card ids)."""
+@njit(inline="always")
+def _rank_weights(hand, alpha, ks, an):
+    """The ranks ``hand`` holds (into ``ks``) and ``alpha`` times their counts (``an``)."""
     counts = np.zeros(13, dtype=np.int64)
     for i in range(13):
         counts[hand[i] >> 2] += 1
-    rows, size = p.shape
-    for r in range(rows):
-        for s in range(size):
-            pt[r, s] = p[r, s]
-        for k in range(13):
-            n = counts[k]
-            if n:
-                f = alpha * n
-                for s in range(size):
-                    pt[r, s] += f * delta[k, r, s]
-        total = 0.0
-        for s in range(size):
-            if pt[r, s] < 0.0:
-                pt[r, s] = 0.0
-            total += pt[r, s]
-        scale = 1.0 / total if total > 0.0 else 0.0
-        below = 0.0
-        for s in range(size):
-            q = pt[r, s] * scale
-            pt[r, s] = q
-            pw[r, s] = below
-            below += q
-        above = 0.0
-        for s in range(size - 1, -1, -1):
-            lr[r, s] = above
-            above += pt[r, s] * roy[r, s]
+    nk = 0
+    for k in range(13):
+        if counts[k]:
+            ks[nk] = k
+            an[nk] = alpha * counts[k]
+            nk += 1
+    return nk
+
+
+@njit(inline="always")
+def _shifted(r, s, ks, an, nk, pw, pt, lr, coef):
+    """(win, tie, opponent royalty on its wins) of row ``r`` at strength ``s`` for the hand
+    whose rank weights are ``ks``, ``an``."""
+    dw = 0.0
+    dt = 0.0
+    dl = 0.0
+    for i in range(nk):
+        k = ks[i]
+        a = an[i]
+        dw += a * coef[r, s, k, 0]
+        dt += a * coef[r, s, k, 1]
+        dl += a * coef[r, s, k, 2]
+    return pw[r, s] + dw, pt[r, s] + dt, lr[r, s] + dl
+
+
+@njit(inline="always")
+def _clamped(r, s, ks, an, nk, pw, pt, lr, coef):
+    """:func:`_shifted`, made a distribution again: win in [0, 1], tie in [0, 1 - win], the
+    opponent's royalty at least 0 (the first-order shifts can overshoot where a strength is
+    rare)."""
+    w, t, l = _shifted(r, s, ks, an, nk, pw, pt, lr, coef)
+    w = min(max(w, 0.0), 1.0)
+    t = min(max(t, 0.0), 1.0 - w)
+    return w, t, max(l, 0.0)
 
 
 @njit
-def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, p, delta,
-                      alpha, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
-    """:func:`table_best_many_full` for each hand, with the opponent tables of that hand's
-    card removal (every valid split tried)."""
-    pw = np.empty(p.shape)
-    pt = np.empty(p.shape)
-    lr = np.empty(p.shape)
+def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
+    """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``."""
+    ks = np.empty(13, dtype=np.int64)
+    an = np.empty(13)
+    nk = _rank_weights(hand, alpha, ks, an)
+    for r in range(3):
+        for s in range(pw.shape[1]):
+            out_pw[r, s], out_pt[r, s], out_lr[r, s] = _clamped(r, s, ks, an, nk, pw, pt, lr,
+                                                                coef)
+
+
+@njit
+def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
+    """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
+    ``hand`` against its opponent's shifted tables: (N, 3) each."""
+    ks = np.empty(13, dtype=np.int64)
+    an = np.empty(13)
+    nk = _rank_weights(hand, alpha, ks, an)
+    for i in range(rows.shape[0]):
+        for r in range(3):
+            w, t, _ = _clamped(r, rows[i, r], ks, an, nk, pw, pt, lr, coef)
+            out_w[i, r] = w
+            out_t[i, r] = t
+
+
+@njit
+def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, alpha, pw,
+                      pt, lr, coef, roy, scoring, bonus, net, single, out_split, out_ev,
+                      out_rows):
+    """The reference: each hand's full tables, then :func:`table_best_many_full` (every valid
+    split tried)."""
+    hpw = np.empty(pw.shape)
+    hpt = np.empty(pw.shape)
+    hlr = np.empty(pw.shape)
     for h in range(hands.shape[0]):
-        removal_tables(hands[h], p, delta, alpha, roy, pw, pt, lr)
+        removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
         table_best_many_full(hands[h:h + 1], card_word, rank5, flush5, rank3, comb5, comb3,
-                             pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+                             pairs, hpw, hpt, hlr, roy, scoring, bonus, net, single,
                              out_split[h:h + 1], out_ev[h:h + 1], out_rows[h:h + 1])
+
+
+@njit(inline="always")
+def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out):
+    """Store (win, tie, loss, own royalty, opponent royalty, separable value) of row ``r`` at
+    strength ``s`` in ``out[r, s]``, computed exactly as the full search computes them."""
+    wi, ti, li = _clamped(r, s, ks, an, nk, pw, pt, lr, coef)
+    xi = 1.0 - wi - ti
+    out[r, s, 0] = wi
+    out[r, s, 1] = ti
+    out[r, s, 2] = xi
+    out[r, s, 3] = roy[r, s]
+    out[r, s, 4] = li
+    if net:
+        out[r, s, 5] = wi - xi + roy[r, s]
+    else:
+        out[r, s, 5] = wi - xi + roy[r, s] * wi - li
+
+
+@njit(inline="always")
+def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus):
+    """Value bound of a back (separable value ``sep_b``, win ``w_b``, loss ``x_b``) whose
+    middle is at most ``cap`` and front at most ``fs``: the best separable values of the
+    hand's own middles and fronts up to those blocks, and the non-separable part at their
+    best win and least loss chances (it grows with wins, falls with losses)."""
+    bm = cap >> BLOCK_BITS
+    bf = fs >> BLOCK_BITS
+    return (sep_b + pre[0, bf] + pre[3, bm]
+            + _nonseparable(pre[1, bf], 1.0 - pre[1, bf] - pre[2, bf], pre[4, bm],
+                            1.0 - pre[4, bm] - pre[5, bm], w_b, 1.0 - w_b - x_b, scoring,
+                            bonus))
+
+
+@njit
+def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
+                scoring, bonus, net, single, k, out_split, out_ev, out_rows, out_n):
+    """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
+    tables: the same outputs, order and ties, and the values of the full search.
+
+    Each hand's row terms are computed for the strengths its subsets have (a few hundred);
+    per block of ``1 << BLOCK_BITS`` strengths, the best separable value, best win and least
+    loss chance of its middles and fronts, as running extremes over blocks, bound every split
+    of a back (the middle and front caps come from the 8 cards the back leaves, as in
+    ``table_top``)."""
+    n5 = comb5.shape[0]
+    n3 = comb3.shape[0]
+    size = pw.shape[1]
+    nb = (size >> BLOCK_BITS) + 1
+    v5 = np.empty(n5, dtype=np.int32)
+    v3 = np.empty(n3, dtype=np.int32)
+    rcw = np.empty(13, dtype=np.int64)
+    scw = np.empty(13, dtype=np.int64)
+    bev = np.empty(k)
+    bp = np.empty(k, dtype=np.int64)
+    brow = np.empty((k, 3), dtype=np.int64)
+    cand = np.empty(n5, dtype=np.int64)
+    cub = np.empty(n5)
+    order = np.empty(0, dtype=np.int64)
+    ks = np.empty(13, dtype=np.int64)
+    an = np.empty(13)
+    val = np.empty((3, size, 6))
+    seen = np.full((3, size), -1, dtype=np.int64)
+    ub1 = np.empty(size)                   # first bound of a back, per strength
+    dist5 = np.empty(n5, dtype=np.int64)   # the hand's distinct 5-card strengths
+    # per block: front (best sep, best win, least loss), then middle (the same)
+    pre = np.empty((6, nb))
+    simple = scoring != TWO_FOUR and not single
+    use_bonus = scoring != BASIC
+    for h in range(hands.shape[0]):
+        hand = hands[h]
+        subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
+        nk = _rank_weights(hand, alpha, ks, an)
+        for b in range(nb):
+            pre[0, b] = -np.inf
+            pre[1, b] = -np.inf
+            pre[2, b] = np.inf
+            pre[3, b] = -np.inf
+            pre[4, b] = -np.inf
+            pre[5, b] = np.inf
+        for i in range(n3):
+            s = v3[i]
+            if seen[0, s] != h:
+                seen[0, s] = h
+                _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
+                b = s >> BLOCK_BITS
+                pre[0, b] = max(pre[0, b], val[0, s, 5])
+                pre[1, b] = max(pre[1, b], val[0, s, 0])
+                pre[2, b] = min(pre[2, b], val[0, s, 2])
+        top = 0
+        nd = 0
+        for i in range(n5):
+            s = v5[i]
+            if s > v5[top]:
+                top = i
+            if seen[1, s] != h:
+                seen[1, s] = h
+                dist5[nd] = s
+                nd += 1
+                _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
+                _row_value(2, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
+                b = s >> BLOCK_BITS
+                pre[3, b] = max(pre[3, b], val[1, s, 5])
+                pre[4, b] = max(pre[4, b], val[1, s, 0])
+                pre[5, b] = min(pre[5, b], val[1, s, 2])
+        for b in range(1, nb):
+            pre[0, b] = max(pre[0, b], pre[0, b - 1])
+            pre[1, b] = max(pre[1, b], pre[1, b - 1])
+            pre[2, b] = min(pre[2, b], pre[2, b - 1])
+            pre[3, b] = max(pre[3, b], pre[3, b - 1])
+            pre[4, b] = max(pre[4, b], pre[4, b - 1])
+            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        for i in range(nd):
+            s = dist5[i]
+            fs = front_floor[s]
+            ub1[s] = (-np.inf if fs < 0 else
+                      _block_bound(val[2, s, 5], val[2, s, 0], val[2, s, 2], fs, s, pre,
+                                   scoring, bonus) + 1e-9)
+        hand_rc = 0
+        hand_sc = 0
+        for i in range(13):
+            rcw[i] = 1 << (4 * (hand[i] >> 2))
+            scw[i] = 1 << (4 * (hand[i] & 3))
+            hand_rc += rcw[i]
+            hand_sc += scw[i]
+        n = 0
+        thr = -1e300
+        nc = 0
+        pos = -1
+        while True:
+            if pos < 0:
+                a = top
+            else:
+                if pos == nc:
+                    break
+                c = order[pos]
+                if cub[c] < thr:
+                    break
+                a = cand[c]
+            pos += 1
+            va = v5[a]
+            wb = val[2, va, 0]
+            tb = val[2, va, 1]
+            xb = val[2, va, 2]
+            rb = val[2, va, 3]
+            lb = val[2, va, 4]
+            sb = val[2, va, 5]
+            for j in range(56):
+                q = back_splits[a, j]
+                b = q & 2047
+                f = q >> 11
+                vb = v5[b]
+                vf = v3[f]
+                if (vb > va) | (vf > vb):
+                    continue
+                if simple:
+                    ev = val[0, vf, 5] + val[1, vb, 5] + sb
+                    if use_bonus:
+                        ev += bonus * (val[0, vf, 0] * val[1, vb, 0] * wb
+                                       - val[0, vf, 2] * val[1, vb, 2] * xb)
+                else:
+                    ev = _table_ev(val[0, vf, 0], val[0, vf, 1], val[1, vb, 0], val[1, vb, 1],
+                                   wb, tb, val[0, vf, 3], val[1, vb, 3], rb, val[0, vf, 4],
+                                   val[1, vb, 4], lb, scoring, bonus, net, single)
+                if ev >= thr:
+                    n = _offer(ev, a | (b << 11) | (f << 22), vf, vb, va, k, n, bev, bp, brow)
+                    if n == k:
+                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+            if pos == 0:
+                for a in range(n5):
+                    va = v5[a]
+                    if a == top:
+                        continue
+                    if ub1[va] < thr:
+                        continue
+                    sb = val[2, va, 5]
+                    wb = val[2, va, 0]
+                    xb = val[2, va, 2]
+                    cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
+                                    + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
+                    sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
+                                    + scw[comb5[a, 3]] + scw[comb5[a, 4]])
+                    _, cap, fs = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5,
+                                             rank3, rank_keys, scoring, bonus)
+                    if fs < 0:
+                        continue
+                    ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus) + 1e-9
+                    if ub < thr:
+                        continue
+                    cand[nc] = a
+                    cub[nc] = ub
+                    nc += 1
+                order = np.argsort(-cub[:nc])
+        for i in range(n):
+            out_split[h, i] = bp[i]
+            out_ev[h, i] = bev[i]
+            out_rows[h, i, 0] = brow[i, 0]
+            out_rows[h, i, 1] = brow[i, 1]
+            out_rows[h, i, 2] = brow[i, 2]
+        out_n[h] = n

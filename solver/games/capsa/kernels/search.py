@@ -81,21 +81,22 @@ def _pop_top(mask):
 @njit(inline="always")
 def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
     """Value bound of a back of strength ``va`` with the middle at most ``mid`` and the front
-    at most ``front`` (and under the middle)."""
+    at most ``front`` (and under the middle), and the middle and front caps it used."""
     cap = min(va, mid)
     fs = min(front_floor[cap], front)
     if fs < 0:
-        return -np.inf
+        return -np.inf, cap, fs
     return (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
             + _nonseparable(terms[WF, fs], terms[TF, fs], terms[WM, cap], terms[TM, cap],
-                            terms[WB, va], terms[TB, va], scoring, bonus))
+                            terms[WB, va], terms[TB, va], scoring, bonus)), cap, fs
 
 
 @njit(inline="always")
 def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus):
     """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
     counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
-    them, by rank and suit counts. ``k``: the rank keys of the card words."""
+    them, by rank and suit counts. ``k``: the rank keys of the card words. Also returns the
+    caps on the middle's and the front's strengths behind the bound."""
     ge2 = (cx + 6 * _ALL) & _TOP
     ge3 = (cx + 5 * _ALL) & _TOP
     ge4 = (cx + 4 * _ALL) & _TOP
@@ -171,7 +172,9 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
     o3 = _top_rank(rest)
     one = _bound_at(rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]], va,
                     terms, front_floor, scoring, bonus)
-    return max(both, one)
+    if both[0] >= one[0]:
+        return both[0], max(both[1], one[1]), max(both[2], one[2])
+    return one[0], max(both[1], one[1]), max(both[2], one[2])
 
 
 @njit
@@ -304,7 +307,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
                                     + scw[comb5[a, 3]] + scw[comb5[a, 4]])
                     ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
-                                     rank_keys, scoring, bonus)
+                                     rank_keys, scoring, bonus)[0]
                     if ub < thr:
                         continue
                     cand[nc] = a

@@ -71,7 +71,8 @@ def _row_terms(v, row, pw, pt, lr, roy, net, w, t, x, r, l, sep):
 def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
                          pw, pt, lr, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
     """Best split of each hand under the table strategy, trying every split (the reference for
-    branch-and-bound search of :mod:`solver.games.capsa.kernels.search`)."""
+    branch-and-bound search of :mod:`solver.games.capsa.kernels.search`); of splits of equal
+    value, the smallest packed one, as the search keeps."""
     v5 = np.empty(comb5.shape[0], dtype=np.int32)
     v3 = np.empty(comb3.shape[0], dtype=np.int32)
     splits = np.empty(2 * pairs.shape[0], dtype=np.int64)
@@ -80,7 +81,10 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
         n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                             splits, evs)
-        i = np.argmax(evs[:n])
+        i = 0
+        for j in range(1, n):  # the best value; of equal values, the smallest packed split
+            if evs[j] > evs[i] or (evs[j] == evs[i] and splits[j] < splits[i]):
+                i = j
         best_p = splits[i]
         out_split[h] = best_p
         out_ev[h] = evs[i]

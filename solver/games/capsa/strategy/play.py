@@ -14,7 +14,7 @@ from solver.games.capsa.lookup import (
     TABLES,
 )
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.search import search_best
+from solver.games.capsa.search import removal_terms, search_best
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 __all__ = ["SCORING_CODE", "deal", "kernel_params", "naive_play", "natural_codes",
@@ -26,10 +26,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     """Best split of each hand (N, 13) under the table strategy: packed splits, values, rows
     (N, 3: front, middle, back strengths), from the branch-and-bound search of
     :mod:`solver.games.capsa.search`; ``prune=False`` forces the full search. Tables with card
-    removal give each hand its own opponent tables (searched in full, hand by hand).
+    removal value each hand against its own opponent tables.
     """
     st = tables if tables is not None else tables_for(rules)
-    if prune and st.removal is None:
+    if prune:
         split, ev, rows, _ = search_best(hands, rules, st, 1)
         return split[:, 0], ev[:, 0], rows[:, 0]
     t = TABLES[rules.wheel]
@@ -40,9 +40,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
+        coef = removal_terms(st)
         K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                            SPLIT_PAIRS, st.p, st.removal, st.alpha, st.roy, scoring, bonus,
-                            net, single, split, ev, rows)
+                            SPLIT_PAIRS, st.alpha, st.pw, st.pt, st.lr, coef, st.roy, scoring,
+                            bonus, net, single, split, ev, rows)
     else:
         K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
                                SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,

@@ -36,8 +36,14 @@ import numpy as np
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.strategy.play import deal, natural_codes, table_play
-from solver.games.capsa.strategy.tables import DATA_FILE, TRAINED_PRESETS, load_raw, tables_for
-from solver.games.capsa.strategy.train import CHUNK, write_arrays
+from solver.games.capsa.strategy.tables import (
+    DATA_FILE,
+    TRAINED_PRESETS,
+    load_raw,
+    tables_for,
+    write_arrays,
+)
+from solver.games.capsa.strategy.train import CHUNK
 
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 

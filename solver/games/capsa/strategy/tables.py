@@ -13,7 +13,8 @@ dealt. From these and the rules in force we derive, for one opponent:
 A file may also hold, per preset, ``removal`` (13, 3, strengths): how one card of each rank in
 my hand shifts the opponent's row distribution (card removal, see
 :mod:`solver.games.capsa.strategy.removal`). Tables built from such a file carry it, and the
-``table`` strategy then derives each hand's own win/tie/royalty tables (:meth:`StrategyTables.for_hand`).
+``table`` strategy then values each hand against its own opponent tables (see
+:mod:`solver.games.capsa.kernels.removal` and :func:`solver.games.capsa.search.hand_tables`).
 
 Custom rules use the tables of the preset sharing their wheel and scoring; their own royalty
 table and natural units are applied on top.
@@ -22,6 +23,10 @@ table and natural units are applied on top.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +34,6 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
-from solver.games.capsa.kernels.removal import removal_tables
 from solver.games.capsa.rules import NATURAL_KINDS, NATURAL_STRENGTH, Rules
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
@@ -62,16 +66,6 @@ class StrategyTables:
     p: np.ndarray | None = None        # (3, S) opponent row distribution (given no natural)
     removal: np.ndarray | None = None  # (13, 3, S) its shift per card of each rank I hold
     alpha: float = 0.0                 # how one card's shift scales to a whole hand's
-
-    def for_hand(self, hand: np.ndarray) -> StrategyTables:
-        """The tables against the opponent of this 13-card hand (itself without card removal)."""
-        if self.removal is None:
-            return self
-        pw, pt, lr = (np.empty_like(self.pw) for _ in range(3))
-        removal_tables(np.asarray(hand, dtype=np.int64), self.p, self.removal, self.alpha,
-                       self.roy, pw, pt, lr)
-        return StrategyTables(pw, pt, lr, self.roy, self.opp_royalty, self.p_natural,
-                              self.natural_units, self.preset)
 
 
 @lru_cache(maxsize=4)
@@ -111,12 +105,54 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
                           None if removal is None else np.ascontiguousarray(removal), alpha)
 
 
+def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    """Write a tables file atomically (a temporary file renamed into place)."""
+    arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+    os.close(fd)
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+_IN_USE: list[Path] = [DATA_FILE]
+
+
+@contextmanager
+def tables_file(path: str | Path) -> Iterator[None]:
+    """Play every ``table`` decision in this process from another tables file (a candidate
+    being measured, or the shipped file without card removal) until the block ends."""
+    _IN_USE.append(Path(path))
+    tables_for.cache_clear()
+    try:
+        yield
+    finally:
+        _IN_USE.pop()
+        tables_for.cache_clear()
+
+
+def without_removal(path: str | Path, out: str | Path) -> Path:
+    """Write the tables file ``path`` without its card-removal shifts to ``out``."""
+    raw = load_raw(str(path))
+    arrays = {f"{preset}/{name}": raw[preset][name] for preset in TRAINED_PRESETS
+              if preset in raw for name in ("hist", "naturals")}
+    meta = {**raw["meta"], "removal": None, "note": "card-removal shifts left out"}
+    write_arrays(Path(out), arrays, meta)
+    return Path(out)
+
+
 @lru_cache(maxsize=64)
 def tables_for(rules: Rules, path: str | None = None) -> StrategyTables:
     """The strategy tables for a set of rules (cached), from the shipped data file or from
     another table file of the same format at ``path`` (a candidate being measured)."""
     preset = training_preset(rules)
-    data = load_raw(str(DATA_FILE) if path is None else str(path))
+    data = load_raw(str(_IN_USE[-1]) if path is None else str(path))
     if preset not in data:
         raise InputError(f"table file {Path(str(path)).name!r} has no {preset!r} preset; it has "
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")

@@ -13,10 +13,8 @@ fixed chunks, each from its own seed, and the histograms are integer sums).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,7 +24,7 @@ import numpy as np
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.strategy.play import deal, naive_play, natural_codes, table_play
-from solver.games.capsa.strategy.tables import TRAINED_PRESETS, derive
+from solver.games.capsa.strategy.tables import TRAINED_PRESETS, derive, write_arrays
 
 CHUNK = 5000
 
@@ -99,22 +97,6 @@ def write_tables(path: Path, results: dict, meta: dict) -> None:
         arrays[f"{preset}/hist"] = hist
         arrays[f"{preset}/naturals"] = naturals
     write_arrays(path, arrays, meta)
-
-
-def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
-    """Write a tables file atomically (a temporary file renamed into place)."""
-    arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    os.close(fd)
-    try:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def main(argv: list[str] | None = None) -> int:
