@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 import time
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import numpy as np
 
@@ -37,8 +39,11 @@ from solver.games.capsa.search import search_best
 from solver.games.capsa.solve import arrange, arrange_many, arrange_many_columns
 from solver.games.capsa.splits import unpack_split, valid_arrangements
 from solver.games.capsa.strategy.play import deal, natural_codes, table_play
-from solver.games.capsa.strategy.tables import tables_for
+from solver.games.capsa.strategy.tables import DATA_FILE, tables_file, tables_for, without_removal
 from solver.warmup import warm_up
+
+# the shipped tables without their card-removal shifts (what the previous code shipped with)
+PLAIN = without_removal(DATA_FILE, Path(tempfile.mkdtemp(prefix="capsa-bench-")) / "plain.npz")
 
 PEERS = (
     ("public C++ solver (pattern-built candidates only), per hand", 19.2, "us/hand"),
@@ -65,74 +70,99 @@ def pair(new, old, repeat: int = 3) -> tuple[float, float]:
 
 
 def versus(label: str, new: float, old: float, unit: str, scale: float,
-           target: float | None = None) -> None:
-    """One line: the figure, the previous path's, the ratio, and the target when there is one."""
+           target: float | None = None, plain: float | None = None) -> None:
+    """One line: the figure, the same code without card removal (when measured), the previous
+    path's, the ratio to it, and the target when there is one."""
     verdict = "" if target is None else ("ok" if new * scale <= target else "OVER TARGET")
     tgt = "" if target is None else f"target <= {target:g}"
-    print(f"  {label:<44} {new * scale:>10,.2f} {unit:<8} previous {old * scale:>10,.2f}"
+    mid = "" if plain is None else f"no card removal {plain * scale:>9,.2f}  "
+    print(f"  {label:<44} {new * scale:>10,.2f} {unit:<8} {mid}previous {old * scale:>10,.2f}"
           f"  x{old / new:>6.2f}  {tgt} {verdict}")
 
 
+def triple(new, old, repeat: int = 3) -> tuple[float, float, float]:
+    """Best-of CPU times of ``new`` with the shipped tables, ``new`` with the tables without
+    card removal and ``old`` (the previous path, which shipped without it), alternated."""
+    tn = tp = to = float("inf")
+    for _ in range(repeat):
+        tn = min(tn, cpu_time(new))
+        with tables_file(PLAIN):
+            tp = min(tp, cpu_time(new))
+            to = min(to, cpu_time(old))
+    return tn, tp, to
+
+
 def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
-    """The issue's figures, each beside the previous code path."""
+    """The issue's figures, each beside the same code without card removal and the previous
+    code path (with the tables it shipped with: no card removal)."""
     hands = random_hands(n_hands, seed=3)
-    print(f"Capsa solver speed, rules {rules_label(rules)}, one core; previous code path "
-          "in the same run")
+    print(f"Capsa solver speed, rules {rules_label(rules)}, one core; the shipped tables (card "
+          "removal), the same code without card removal, and the previous code path, in the "
+          "same run")
     for label, value, unit in PEERS:
         print(f"  {label:<60} {value:>10,.2f} {unit}  (measured elsewhere, fixed)")
 
-    # same answers first
-    assert np.array_equal(table_play(hands[:300], rules)[2], legacy.table_play(hands[:300], rules)[2])
-    for h in hands[:20]:
-        assert arrange(h, rules, 3, top=5).to_dict() == legacy.arrange_table(h, rules, 3, 5).to_dict()
+    # same answers first: the previous path under the shipped tables (each hand's own tables
+    # in full), and without card removal
+    assert np.array_equal(table_play(hands[:100], rules)[2],
+                          legacy.table_play(hands[:100], rules)[2])
+    with tables_file(PLAIN):
+        assert np.array_equal(table_play(hands[:300], rules)[2],
+                              legacy.table_play(hands[:300], rules)[2])
+        for h in hands[:20]:
+            assert arrange(h, rules, 3, top=5).to_dict() == \
+                legacy.arrange_table(h, rules, 3, 5).to_dict()
 
     print("batch, method table, one process (target <= 15 us/hand end to end)")
     n = len(hands)
-    tn, to = pair(lambda: search_best(hands, rules), lambda: legacy.table_play(hands, rules))
-    versus("search kernel alone (best split)", tn / n, to / n, "us/hand", 1e6)
-    tn, to = pair(lambda: arrange_many(hands, rules, 3, processes=1, chunk_size=n),
-                  lambda: legacy.best_many(hands, rules, 3))
-    versus("arrange_many(processes=1), dicts", tn / n, to / n, "us/hand", 1e6, 15)
-    tc, _ = pair(lambda: arrange_many_columns(hands, rules, 3, processes=1, chunk_size=n),
-                 lambda: None, 3)
-    versus("arrange_many_columns(processes=1), arrays", tc / n, to / n, "us/hand", 1e6, 15)
+    tn, tp, to = triple(lambda: search_best(hands, rules), lambda: legacy.table_play(hands, rules))
+    versus("search kernel alone (best split)", tn / n, to / n, "us/hand", 1e6, plain=tp / n)
+    tn, tp, to = triple(lambda: arrange_many(hands, rules, 3, processes=1, chunk_size=n),
+                        lambda: legacy.best_many(hands, rules, 3))
+    versus("arrange_many(processes=1), dicts", tn / n, to / n, "us/hand", 1e6, 15, tp / n)
+    tc, tpc, _ = triple(lambda: arrange_many_columns(hands, rules, 3, processes=1,
+                                                     chunk_size=n), lambda: None)
+    versus("arrange_many_columns(processes=1), arrays", tc / n, to / n, "us/hand", 1e6, 15,
+           tpc / n)
     single = resolve_rules({"preset": rules_label(rules), "single_royalty": True}) \
         if isinstance(rules_label(rules), str) else rules
     few = hands[:300]
-    tn, to = pair(lambda: table_play(few, single), lambda: legacy.table_play(few, single), 2)
-    versus("search kernel, single-royalty rule", tn / len(few), to / len(few), "us/hand", 1e6)
+    tn, tp, to = triple(lambda: table_play(few, single), lambda: legacy.table_play(few, single),
+                        2)
+    versus("search kernel, single-royalty rule", tn / len(few), to / len(few), "us/hand", 1e6,
+           plain=tp / len(few))
 
     print("interactive (targets: arrange top 5 <= 50 us)")
     inter = hands[:400]
-    tn, to = pair(lambda: [arrange(h, rules, 3, "table", top=5) for h in inter],
-                  lambda: [legacy.arrange_table(h, rules, 3, 5) for h in inter])
-    versus('arrange(hand, method="table", top=5)', tn / len(inter), to / len(inter),
-           "us/hand", 1e6, 50)
-    tn, to = pair(lambda: [arrange(h, rules, 3, "table", top=5).to_dict() for h in inter],
-                  lambda: [legacy.arrange_table(h, rules, 3, 5).to_dict() for h in inter])
-    versus("  the same and .to_dict() (counts valid splits)", tn / len(inter),
-           to / len(inter), "us/hand", 1e6)
-    tn, to = pair(lambda: [arrange(h, rules, 3, "table", top=1) for h in inter],
-                  lambda: [legacy.arrange_table(h, rules, 3, 1) for h in inter])
-    versus('arrange(hand, method="table", top=1)', tn / len(inter), to / len(inter),
-           "us/hand", 1e6)
+    m = len(inter)
+    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=5) for h in inter],
+                        lambda: [legacy.arrange_table(h, rules, 3, 5) for h in inter])
+    versus('arrange(hand, method="table", top=5)', tn / m, to / m, "us/hand", 1e6, 50, tp / m)
+    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=5).to_dict() for h in inter],
+                        lambda: [legacy.arrange_table(h, rules, 3, 5).to_dict() for h in inter])
+    versus("  the same and .to_dict() (counts valid splits)", tn / m, to / m, "us/hand", 1e6,
+           plain=tp / m)
+    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=1) for h in inter],
+                        lambda: [legacy.arrange_table(h, rules, 3, 1) for h in inter])
+    versus('arrange(hand, method="table", top=1)', tn / m, to / m, "us/hand", 1e6, plain=tp / m)
     tn, to = pair(lambda: [valid_arrangements(h, rules) for h in inter],
                   lambda: [legacy.count_valid(h, rules) for h in inter])
-    versus("valid_arrangements (every split + foul filter)", tn / len(inter),
-           to / len(inter), "us/hand", 1e6, 30)
+    versus("valid_arrangements (every split + foul filter)", tn / m, to / m, "us/hand", 1e6, 30)
 
-    print("montecarlo, 1,000 samples (targets <= 10 ms heads-up, <= 30 ms against three)")
+    print("montecarlo, 1,000 samples, opponents set by table (targets <= 10 ms heads-up, "
+          "<= 30 ms against three)")
     for opp, target in ((1, 10), (3, 30)):
         hs = hands[: mc_hands if opp == 1 else max(mc_hands // 2, 1)]
-        for i, h in enumerate(hs[:2]):
-            assert arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1).to_dict() == \
-                legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1).to_dict()
-        tn, to = pair(lambda: [arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1)
-                               for i, h in enumerate(hs)],
-                      lambda: [legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1)
-                               for i, h in enumerate(hs)], 2)
+        with tables_file(PLAIN):
+            for i, h in enumerate(hs[:2]):
+                assert arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1).to_dict() == \
+                    legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1).to_dict()
+        tn, tp, to = triple(lambda: [arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1)
+                                     for i, h in enumerate(hs)],
+                            lambda: [legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1)
+                                     for i, h in enumerate(hs)], 2)
         versus(f"arrange montecarlo, {opp} opponent(s)", tn / len(hs), to / len(hs),
-               "ms/hand", 1e3, target)
+               "ms/hand", 1e3, target, tp / len(hs))
     if hasattr(os, "getloadavg"):
         print(f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores during the run)")
 

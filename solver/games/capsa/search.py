@@ -3,6 +3,8 @@ kernel call for a whole batch of hands (see :mod:`solver.games.capsa.kernels.sea
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from solver.games.capsa.kernel_args import kernel_params
@@ -73,18 +75,22 @@ def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[Strat
 _REMOVAL: dict[tuple, tuple] = {}
 
 
-def build_removal_terms(st: StrategyTables) -> np.ndarray:
+def build_removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
     """The card-removal coefficients ``coef`` (3, S, 13, 3) of
-    :mod:`solver.games.capsa.kernels.removal` for tables carrying shifts."""
+    :mod:`solver.games.capsa.kernels.removal` for tables carrying shifts, and the win, tie
+    and royalty tables shifted for one card of every rank (where each hand starts from)."""
     d = np.asarray(st.removal, dtype=np.float64)
     cum = np.cumsum(d, axis=2) - d                       # D: shifts of strengths below s
     dr = d * st.roy[None]
     above = np.cumsum(dr[:, :, ::-1], axis=2)[:, :, ::-1] - dr  # E: royalty above s
-    return np.ascontiguousarray(np.stack([cum, d, above], axis=-1).transpose(1, 2, 0, 3))
+    coef = np.ascontiguousarray(np.stack([cum, d, above], axis=-1).transpose(1, 2, 0, 3))
+    one_each = [np.ascontiguousarray(base + st.alpha * part.sum(axis=0))
+                for base, part in ((st.pw, cum), (st.pt, d), (st.lr, above))]
+    return (coef, *one_each)
 
 
-def removal_terms(st: StrategyTables) -> np.ndarray:
-    """:func:`build_removal_terms`, cached per tables object."""
+def removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
+    """:func:`build_removal_terms` (coef, win, tie, royalty), cached per tables object."""
     hit = _REMOVAL.get(id(st))
     if hit is None or hit[0] is not st:
         if len(_REMOVAL) >= _MAX_CACHED:
@@ -93,15 +99,28 @@ def removal_terms(st: StrategyTables) -> np.ndarray:
     return hit[1]
 
 
+_LOCAL = threading.local()
+
+
+def _scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's scratch for :func:`~solver.games.capsa.kernels.removal.removal_top`
+    (allocated once: a single-hand call then clears nothing)."""
+    buf = getattr(_LOCAL, "removal", None)
+    if buf is None or buf[0].shape[1] != size:
+        buf = _LOCAL.removal = (np.empty((3, size, 6)), np.full((3, size), -1, dtype=np.int64),
+                                np.zeros(1, dtype=np.int64))
+    return buf
+
+
 def hand_tables(rules: Rules, st: StrategyTables, hand: np.ndarray) -> StrategyTables:
     """The tables against the opponent of this 13-card hand: ``st`` itself without card
     removal, else the hand's shifted tables in full (a reference; the search reads only the
     entries it visits)."""
     if st.removal is None:
         return st
-    coef = removal_terms(st)
+    coef, pw1, pt1, lr1 = removal_terms(st)
     pw, pt, lr = (np.empty_like(st.pw) for _ in range(3))
-    KR.removal_tables(np.asarray(hand, dtype=np.int64), st.alpha, st.pw, st.pt, st.lr, coef,
+    KR.removal_tables(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
                       pw, pt, lr)
     return StrategyTables(pw, pt, lr, st.roy, st.opp_royalty, st.p_natural, st.natural_units,
                           st.preset)
@@ -115,10 +134,10 @@ def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
     if st.removal is None:
         idx = np.arange(3)
         return st.pw[idx, rows], st.pt[idx, rows]
-    coef = removal_terms(st)
+    coef, pw1, pt1, lr1 = removal_terms(st)
     w = np.empty(rows.shape)
     t = np.empty(rows.shape)
-    KR.removal_odds(np.asarray(hand, dtype=np.int64), st.alpha, st.pw, st.pt, st.lr, coef,
+    KR.removal_odds(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
                     rows, w, t)
     return w, t
 
@@ -157,10 +176,11 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
     found = np.zeros(n, dtype=np.int64)
     scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
+        coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                       t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, st.pw, st.pt,
-                       st.lr, removal_terms(st), st.roy, scoring, bonus, net, single, k, split,
-                       ev, rows, found)
+                       t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
+                       coef, st.roy, scoring, bonus, net, single, k,
+                       *_scratch(t.size), split, ev, rows, found)
     else:
         KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                      t.front_floor, terms, t.class_cap, _RANK_KEYS,

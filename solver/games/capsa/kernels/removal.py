@@ -12,7 +12,10 @@ cards of rank ``k``, with ``a_k = alpha * n_k``, the opponent's tables are, to f
     lose_roy[row, s] = lr[row, s] + sum_k a_k * E[k, row, s]   E: delta * royalty above s
 
 then clamped into a distribution (win in [0, 1], tie in [0, 1 - win], royalty >= 0: the first
-order overshoots where a strength is rare). ``coef[row, s, k] = (D, delta, E)`` is built once
+order overshoots where a strength is rare). The kernels take the tables already shifted for a
+hand holding one card of every rank (``pw1 = pw + alpha * sum_k D[k]`` and so on) and add
+``alpha * (n_k - 1)`` times each rank's terms: a hand holds 13 cards, so only its missing
+ranks and its pairs and more count, about 7 ranks of 13. ``coef[row, s, k] = (D, delta, E)`` is built once
 per tables (:func:`solver.games.capsa.search.removal_terms`). The shift is linear, so a hand
 needs only the entries of the strengths its subsets have (a few hundred of the 7,917).
 
@@ -41,15 +44,18 @@ BLOCK_BITS = 5
 
 @njit(inline="always")
 def _rank_weights(hand, alpha, ks, an):
-    """The ranks ``hand`` holds (into ``ks``) and ``alpha`` times their counts (``an``)."""
+    """The ranks ``hand`` does not hold exactly once (into ``ks``) and ``alpha`` times their
+    count minus one (``an``): the tables come in already shifted for one card of every rank
+    (13 cards, like any hand), so a hand adds only its missing ranks and its pairs and more,
+    about 7 of the 13."""
     counts = np.zeros(13, dtype=np.int64)
     for i in range(13):
         counts[hand[i] >> 2] += 1
     nk = 0
     for k in range(13):
-        if counts[k]:
+        if counts[k] != 1:
             ks[nk] = k
-            an[nk] = alpha * counts[k]
+            an[nk] = alpha * (counts[k] - 1)
             nk += 1
     return nk
 
@@ -157,7 +163,8 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus):
 @njit
 def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
-                scoring, bonus, net, single, k, out_split, out_ev, out_rows, out_n):
+                scoring, bonus, net, single, k, val, seen, epoch, out_split, out_ev, out_rows,
+                out_n):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
 
@@ -165,7 +172,11 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     per block of ``1 << BLOCK_BITS`` strengths, the best separable value, best win and least
     loss chance of its middles and fronts, as running extremes over blocks, bound every split
     of a back (the middle and front caps come from the 8 cards the back leaves, as in
-    ``table_top``)."""
+    ``table_top``).
+
+    ``val`` (3, S, 6), ``seen`` (3, S) and ``epoch`` (1,) are scratch kept by the caller
+    between calls (one set per thread): ``seen`` marks the entries of ``val`` computed for
+    the hand numbered ``epoch[0] + h``, so a call clears nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -182,16 +193,17 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     order = np.empty(0, dtype=np.int64)
     ks = np.empty(13, dtype=np.int64)
     an = np.empty(13)
-    val = np.empty((3, size, 6))
-    seen = np.full((3, size), -1, dtype=np.int64)
     ub1 = np.empty(size)                   # first bound of a back, per strength
     dist5 = np.empty(n5, dtype=np.int64)   # the hand's distinct 5-card strengths
     # per block: front (best sep, best win, least loss), then middle (the same)
     pre = np.empty((6, nb))
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
+    first = epoch[0]
+    epoch[0] = first + hands.shape[0]
     for h in range(hands.shape[0]):
         hand = hands[h]
+        hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
         nk = _rank_weights(hand, alpha, ks, an)
         for b in range(nb):
@@ -203,8 +215,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             pre[5, b] = np.inf
         for i in range(n3):
             s = v3[i]
-            if seen[0, s] != h:
-                seen[0, s] = h
+            if seen[0, s] != hid:
+                seen[0, s] = hid
                 _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
                 b = s >> BLOCK_BITS
                 pre[0, b] = max(pre[0, b], val[0, s, 5])
@@ -216,8 +228,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             s = v5[i]
             if s > v5[top]:
                 top = i
-            if seen[1, s] != h:
-                seen[1, s] = h
+            if seen[1, s] != hid:
+                seen[1, s] = hid
                 dist5[nd] = s
                 nd += 1
                 _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)

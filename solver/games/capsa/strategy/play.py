@@ -40,9 +40,9 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
-        coef = removal_terms(st)
+        coef, pw, pt, lr = removal_terms(st)
         K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                            SPLIT_PAIRS, st.alpha, st.pw, st.pt, st.lr, coef, st.roy, scoring,
+                            SPLIT_PAIRS, st.alpha, pw, pt, lr, coef, st.roy, scoring,
                             bonus, net, single, split, ev, rows)
     else:
         K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,

@@ -129,12 +129,10 @@ def tables_file(path: str | Path) -> Iterator[None]:
     """Play every ``table`` decision in this process from another tables file (a candidate
     being measured, or the shipped file without card removal) until the block ends."""
     _IN_USE.append(Path(path))
-    tables_for.cache_clear()
     try:
         yield
     finally:
         _IN_USE.pop()
-        tables_for.cache_clear()
 
 
 def without_removal(path: str | Path, out: str | Path) -> Path:
@@ -147,12 +145,17 @@ def without_removal(path: str | Path, out: str | Path) -> Path:
     return Path(out)
 
 
+def tables_for(rules: Rules, path: str | Path | None = None) -> StrategyTables:
+    """The strategy tables for a set of rules (cached), from the shipped data file (or the
+    one :func:`tables_file` put in use) or from another table file of the same format at
+    ``path`` (a candidate being measured)."""
+    return _tables_for(rules, str(_IN_USE[-1] if path is None else path))
+
+
 @lru_cache(maxsize=64)
-def tables_for(rules: Rules, path: str | None = None) -> StrategyTables:
-    """The strategy tables for a set of rules (cached), from the shipped data file or from
-    another table file of the same format at ``path`` (a candidate being measured)."""
+def _tables_for(rules: Rules, path: str) -> StrategyTables:
     preset = training_preset(rules)
-    data = load_raw(str(_IN_USE[-1]) if path is None else str(path))
+    data = load_raw(path)
     if preset not in data:
         raise InputError(f"table file {Path(str(path)).name!r} has no {preset!r} preset; it has "
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
