@@ -35,9 +35,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
         return play.table_play(hands, rules, tables, prune=False)
     st = tables if tables is not None else tables_for(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    if st.removal is not None:  # the hand's own tables (card removal), one hand at a time
-        parts = [table_play(h[None], rules, hand_tables(rules, st, h)) for h in hands]
-        return tuple(np.concatenate([q[i] for q in parts]) for i in range(3))  # type: ignore[return-value]
+    if st.removal is not None:
+        # the previous bound needs tables that grow with strength, which a hand's
+        # card-removal tables need not: every split of each hand, under its own tables
+        return play.table_play(hands, rules, st, prune=False)
     t = LK.TABLES[rules.wheel]
     split = np.empty(len(hands), dtype=np.int64)
     ev = np.empty(len(hands), dtype=np.float64)

@@ -106,9 +106,9 @@ def _scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """This thread's scratch for :func:`~solver.games.capsa.kernels.removal.removal_top`
     (allocated once: a single-hand call then clears nothing)."""
     buf = getattr(_LOCAL, "removal", None)
-    if buf is None or buf[0].shape[1] != size:
-        buf = _LOCAL.removal = (np.empty((3, size, 6)), np.full((3, size), -1, dtype=np.int64),
-                                np.zeros(1, dtype=np.int64))
+    if buf is None or buf[0].shape[0] != size:
+        buf = _LOCAL.removal = (np.empty(size, dtype=np.int64),
+                                np.full(size, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
     return buf
 
 

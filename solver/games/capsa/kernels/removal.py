@@ -130,20 +130,20 @@ def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pair
 
 
 @njit(inline="always")
-def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out):
+def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out, i):
     """Store (win, tie, loss, own royalty, opponent royalty, separable value) of row ``r`` at
-    strength ``s`` in ``out[r, s]``, computed exactly as the full search computes them."""
+    strength ``s`` in ``out[i]``, computed exactly as the full search computes them."""
     wi, ti, li = _clamped(r, s, ks, an, nk, pw, pt, lr, coef)
     xi = 1.0 - wi - ti
-    out[r, s, 0] = wi
-    out[r, s, 1] = ti
-    out[r, s, 2] = xi
-    out[r, s, 3] = roy[r, s]
-    out[r, s, 4] = li
+    out[i, 0] = wi
+    out[i, 1] = ti
+    out[i, 2] = xi
+    out[i, 3] = roy[r, s]
+    out[i, 4] = li
     if net:
-        out[r, s, 5] = wi - xi + roy[r, s]
+        out[i, 5] = wi - xi + roy[r, s]
     else:
-        out[r, s, 5] = wi - xi + roy[r, s] * wi - li
+        out[i, 5] = wi - xi + roy[r, s] * wi - li
 
 
 @njit(inline="always")
@@ -163,7 +163,7 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus):
 @njit
 def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
-                scoring, bonus, net, single, k, val, seen, epoch, out_split, out_ev, out_rows,
+                scoring, bonus, net, single, k, slot, seen, epoch, out_split, out_ev, out_rows,
                 out_n):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
@@ -174,9 +174,9 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     of a back (the middle and front caps come from the 8 cards the back leaves, as in
     ``table_top``).
 
-    ``val`` (3, S, 6), ``seen`` (3, S) and ``epoch`` (1,) are scratch kept by the caller
-    between calls (one set per thread): ``seen`` marks the entries of ``val`` computed for
-    the hand numbered ``epoch[0] + h``, so a call clears nothing."""
+    ``slot`` (S,), ``seen`` (S,) and ``epoch`` (1,) are scratch kept by the caller between
+    calls (one set per thread): ``seen[s]`` marks the strengths met in the hand numbered
+    ``epoch[0] + h`` and ``slot[s]`` where their terms are, so a call clears nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -193,8 +193,14 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     order = np.empty(0, dtype=np.int64)
     ks = np.empty(13, dtype=np.int64)
     an = np.empty(13)
-    ub1 = np.empty(size)                   # first bound of a back, per strength
-    dist5 = np.empty(n5, dtype=np.int64)   # the hand's distinct 5-card strengths
+    # the hand's terms, one slot per distinct strength: fronts, middles, backs
+    fv = np.empty((n3, 6))
+    mv = np.empty((n5, 6))
+    bv = np.empty((n5, 6))
+    s3 = np.empty(n3, dtype=np.int64)      # slot of each 3-card subset
+    s5 = np.empty(n5, dtype=np.int64)      # slot of each 5-card subset
+    ub1 = np.empty(n5)                     # first bound of a back, per slot
+    dist5 = np.empty(n5, dtype=np.int64)   # strength of each 5-card slot
     # per block: front (best sep, best win, least loss), then middle (the same)
     pre = np.empty((6, nb))
     simple = scoring != TWO_FOUR and not single
@@ -213,31 +219,37 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             pre[3, b] = -np.inf
             pre[4, b] = -np.inf
             pre[5, b] = np.inf
+        nf = 0
         for i in range(n3):
             s = v3[i]
-            if seen[0, s] != hid:
-                seen[0, s] = hid
-                _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
+            if seen[s] != hid:
+                seen[s] = hid
+                slot[s] = nf
+                _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, fv, nf)
                 b = s >> BLOCK_BITS
-                pre[0, b] = max(pre[0, b], val[0, s, 5])
-                pre[1, b] = max(pre[1, b], val[0, s, 0])
-                pre[2, b] = min(pre[2, b], val[0, s, 2])
+                pre[0, b] = max(pre[0, b], fv[nf, 5])
+                pre[1, b] = max(pre[1, b], fv[nf, 0])
+                pre[2, b] = min(pre[2, b], fv[nf, 2])
+                nf += 1
+            s3[i] = slot[s]
         top = 0
         nd = 0
         for i in range(n5):
             s = v5[i]
             if s > v5[top]:
                 top = i
-            if seen[1, s] != hid:
-                seen[1, s] = hid
+            if seen[s] != hid:  # 5-card and front strengths are distinct numbers
+                seen[s] = hid
+                slot[s] = nd
                 dist5[nd] = s
-                nd += 1
-                _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
-                _row_value(2, s, ks, an, nk, pw, pt, lr, coef, roy, net, val)
+                _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, mv, nd)
+                _row_value(2, s, ks, an, nk, pw, pt, lr, coef, roy, net, bv, nd)
                 b = s >> BLOCK_BITS
-                pre[3, b] = max(pre[3, b], val[1, s, 5])
-                pre[4, b] = max(pre[4, b], val[1, s, 0])
-                pre[5, b] = min(pre[5, b], val[1, s, 2])
+                pre[3, b] = max(pre[3, b], mv[nd, 5])
+                pre[4, b] = max(pre[4, b], mv[nd, 0])
+                pre[5, b] = min(pre[5, b], mv[nd, 2])
+                nd += 1
+            s5[i] = slot[s]
         for b in range(1, nb):
             pre[0, b] = max(pre[0, b], pre[0, b - 1])
             pre[1, b] = max(pre[1, b], pre[1, b - 1])
@@ -245,12 +257,12 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             pre[3, b] = max(pre[3, b], pre[3, b - 1])
             pre[4, b] = max(pre[4, b], pre[4, b - 1])
             pre[5, b] = min(pre[5, b], pre[5, b - 1])
-        for i in range(nd):
-            s = dist5[i]
+        for d in range(nd):
+            s = dist5[d]
             fs = front_floor[s]
-            ub1[s] = (-np.inf if fs < 0 else
-                      _block_bound(val[2, s, 5], val[2, s, 0], val[2, s, 2], fs, s, pre,
-                                   scoring, bonus) + 1e-9)
+            ub1[d] = (-np.inf if fs < 0 else
+                      _block_bound(bv[d, 5], bv[d, 0], bv[d, 2], fs, s, pre, scoring, bonus)
+                      + 1e-9)
         hand_rc = 0
         hand_sc = 0
         for i in range(13):
@@ -274,12 +286,13 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 a = cand[c]
             pos += 1
             va = v5[a]
-            wb = val[2, va, 0]
-            tb = val[2, va, 1]
-            xb = val[2, va, 2]
-            rb = val[2, va, 3]
-            lb = val[2, va, 4]
-            sb = val[2, va, 5]
+            sa = s5[a]
+            wb = bv[sa, 0]
+            tb = bv[sa, 1]
+            xb = bv[sa, 2]
+            rb = bv[sa, 3]
+            lb = bv[sa, 4]
+            sb = bv[sa, 5]
             for j in range(56):
                 q = back_splits[a, j]
                 b = q & 2047
@@ -288,15 +301,16 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 vf = v3[f]
                 if (vb > va) | (vf > vb):
                     continue
+                mb = s5[b]
+                ff = s3[f]
                 if simple:
-                    ev = val[0, vf, 5] + val[1, vb, 5] + sb
+                    ev = fv[ff, 5] + mv[mb, 5] + sb
                     if use_bonus:
-                        ev += bonus * (val[0, vf, 0] * val[1, vb, 0] * wb
-                                       - val[0, vf, 2] * val[1, vb, 2] * xb)
+                        ev += bonus * (fv[ff, 0] * mv[mb, 0] * wb - fv[ff, 2] * mv[mb, 2] * xb)
                 else:
-                    ev = _table_ev(val[0, vf, 0], val[0, vf, 1], val[1, vb, 0], val[1, vb, 1],
-                                   wb, tb, val[0, vf, 3], val[1, vb, 3], rb, val[0, vf, 4],
-                                   val[1, vb, 4], lb, scoring, bonus, net, single)
+                    ev = _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
+                                   fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
+                                   scoring, bonus, net, single)
                 if ev >= thr:
                     n = _offer(ev, a | (b << 11) | (f << 22), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:
@@ -306,11 +320,12 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     va = v5[a]
                     if a == top:
                         continue
-                    if ub1[va] < thr:
+                    sa = s5[a]
+                    if ub1[sa] < thr:
                         continue
-                    sb = val[2, va, 5]
-                    wb = val[2, va, 0]
-                    xb = val[2, va, 2]
+                    sb = bv[sa, 5]
+                    wb = bv[sa, 0]
+                    xb = bv[sa, 2]
                     cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
                                     + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
                     sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
