@@ -36,7 +36,14 @@ import numpy as np
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.search import _back_bound, _nonseparable, _offer
+from solver.games.capsa.kernels.search import (
+    _back_bound,
+    _hand_counters,
+    _left_counters,
+    _nonseparable,
+    _offer,
+    _write_top,
+)
 from solver.games.capsa.kernels.table import _table_ev, table_best_many_full
 
 BLOCK_BITS = 5
@@ -263,13 +270,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             ub1[d] = (-np.inf if fs < 0 else
                       _block_bound(bv[d, 5], bv[d, 0], bv[d, 2], fs, s, pre, scoring, bonus)
                       + 1e-9)
-        hand_rc = 0
-        hand_sc = 0
-        for i in range(13):
-            rcw[i] = 1 << (4 * (hand[i] >> 2))
-            scw[i] = 1 << (4 * (hand[i] & 3))
-            hand_rc += rcw[i]
-            hand_sc += scw[i]
+        hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
         thr = -1e300
         nc = 0
@@ -326,10 +327,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     sb = bv[sa, 5]
                     wb = bv[sa, 0]
                     xb = bv[sa, 2]
-                    cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
-                                    + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
-                    sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
-                                    + scw[comb5[a, 3]] + scw[comb5[a, 4]])
+                    cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
                     _, cap, fs = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5,
                                              rank3, rank_keys, scoring, bonus)
                     if fs < 0:
@@ -341,10 +339,4 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     cub[nc] = ub
                     nc += 1
                 order = np.argsort(-cub[:nc])
-        for i in range(n):
-            out_split[h, i] = bp[i]
-            out_ev[h, i] = bev[i]
-            out_rows[h, i, 0] = brow[i, 0]
-            out_rows[h, i, 1] = brow[i, 1]
-            out_rows[h, i, 2] = brow[i, 2]
-        out_n[h] = n
+        _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)

@@ -210,6 +210,39 @@ def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
     return n + 1
 
 
+@njit(inline="always")
+def _hand_counters(hand, rcw, scw):
+    """Per card, its rank and suit counter words (``rcw``, ``scw``); returns the hand's sums."""
+    hand_rc = 0
+    hand_sc = 0
+    for i in range(13):
+        rcw[i] = 1 << (4 * (hand[i] >> 2))
+        scw[i] = 1 << (4 * (hand[i] & 3))
+        hand_rc += rcw[i]
+        hand_sc += scw[i]
+    return hand_rc, hand_sc
+
+
+@njit(inline="always")
+def _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc):
+    """Rank and suit counters of the 8 cards the back ``a`` (a 5-card subset) leaves."""
+    c = comb5[a]
+    return (hand_rc - (rcw[c[0]] + rcw[c[1]] + rcw[c[2]] + rcw[c[3]] + rcw[c[4]]),
+            hand_sc - (scw[c[0]] + scw[c[1]] + scw[c[2]] + scw[c[3]] + scw[c[4]]))
+
+
+@njit(inline="always")
+def _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n):
+    """Copy hand ``h``'s best-``k`` buffer (``n`` entries) to the outputs."""
+    for i in range(n):
+        out_split[h, i] = bp[i]
+        out_ev[h, i] = bev[i]
+        out_rows[h, i, 0] = brow[i, 0]
+        out_rows[h, i, 1] = brow[i, 1]
+        out_rows[h, i, 2] = brow[i, 2]
+    out_n[h] = n
+
+
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
               terms, class_cap, rank_keys, scoring, bonus, net, single, k,
@@ -236,13 +269,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     for h in range(hands.shape[0]):
         hand = hands[h]
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
-        hand_rc = 0
-        hand_sc = 0
-        for i in range(13):
-            rcw[i] = 1 << (4 * (hand[i] >> 2))
-            scw[i] = 1 << (4 * (hand[i] & 3))
-            hand_rc += rcw[i]
-            hand_sc += scw[i]
+        hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         top = 0
         for a in range(1, n5):
             if v5[a] > v5[top]:
@@ -302,10 +329,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     if a == top or va < s_min:
                         continue
                     # second bound: what the other 8 cards can make caps middle and front
-                    cx = hand_rc - (rcw[comb5[a, 0]] + rcw[comb5[a, 1]] + rcw[comb5[a, 2]]
-                                    + rcw[comb5[a, 3]] + rcw[comb5[a, 4]])
-                    sx = hand_sc - (scw[comb5[a, 0]] + scw[comb5[a, 1]] + scw[comb5[a, 2]]
-                                    + scw[comb5[a, 3]] + scw[comb5[a, 4]])
+                    cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
                     ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
                                      rank_keys, scoring, bonus)[0]
                     if ub < thr:
@@ -314,10 +338,4 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     cub[nc] = ub
                     nc += 1
                 order = np.argsort(-cub[:nc])
-        for i in range(n):
-            out_split[h, i] = bp[i]
-            out_ev[h, i] = bev[i]
-            out_rows[h, i, 0] = brow[i, 0]
-            out_rows[h, i, 1] = brow[i, 1]
-            out_rows[h, i, 2] = brow[i, 2]
-        out_n[h] = n
+        _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
