@@ -10,12 +10,12 @@ under two-four heads-up). This module measures, from a pool of hands set by the 
 
 averaged over the four suits (suits are symmetric), and writes it beside the histograms of a
 tables file. The strategy then plays, for a hand holding ``n_k`` cards of rank ``k``, the row
-distribution ``p + ALPHA * sum_k n_k * delta[k]`` (clipped, renormalised; see
-:mod:`solver.games.capsa.kernels.removal`). ``ALPHA`` scales one card's effect to thirteen: one
+distribution ``p + ALPHA * sum_k n_k * delta[k]``, its win/tie/royalty tables clamped into a
+distribution (see :mod:`solver.games.capsa.kernels.removal`). ``ALPHA`` scales one card's effect to thirteen: one
 card removed moves every other card's chance to be in the opponent's hand from 13/52 to 13/51,
 thirteen move it to 13/39, which is ``ALPHA`` times thirteen single moves.
 
-    python -m solver.games.capsa.strategy.removal --tables IN.npz --hands 500000 -o OUT.npz
+    python -m solver.games.capsa.strategy.removal --tables IN.npz --hands 1000000 -o OUT.npz
 
 The pool is set by the strategy of ``IN`` (with its own card removal, if it has some), and its
 histograms replace those of ``IN``, so the tables and their shifts describe one and the same
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                                  description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=Path, default=DATA_FILE, help="tables file to start from")
-    ap.add_argument("--hands", type=int, default=500_000, help="pool size per preset")
+    ap.add_argument("--hands", type=int, default=1_000_000, help="pool size per preset")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--presets", nargs="+", default=None, choices=TRAINED_PRESETS,
