@@ -380,7 +380,7 @@ def montecarlo_work(samples: int, opponents: int, candidates: int) -> int:
     """Work units of a Monte Carlo decision: samples x opponents x (candidates + set cost).
 
     >>> montecarlo_work(1000, 3, 10)
-    5430000
+    6930000
     """
     return samples * opponents * (candidates + OPPONENT_SET_COST)
 
