@@ -14,7 +14,6 @@ from solver.cards import format_cards
 from solver.games.capsa import kernels as K
 from solver.games.capsa import lookup as LK
 from solver.games.capsa import solve as S
-from solver.games.capsa.kernel_args import table_params
 from solver.games.capsa.kernels import legacy as KL
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
@@ -23,7 +22,7 @@ from solver.games.capsa.search import hand_tables
 from solver.games.capsa.solve import ROW_NAMES, ArrangeResult, RankedArrangement, RowInfo
 from solver.games.capsa.splits import Arrangement, parse_hand
 from solver.games.capsa.strategy import play
-from solver.games.capsa.strategy.play import deal, royalties_grow
+from solver.games.capsa.strategy.play import deal, kernel_params, royalties_grow
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
 
@@ -31,10 +30,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The previous batch search: one loose bound per back, the full search for single
     royalties and royalty tables that do not grow with strength."""
-    st = tables if tables is not None else tables_for(rules)
-    scoring, bonus, net, single = table_params(rules, st)
+    scoring, bonus, net, single = kernel_params(rules)
     if single or not royalties_grow(rules):
-        return play.table_play(hands, rules, st, prune=False)
+        return play.table_play(hands, rules, tables, prune=False)
+    st = tables if tables is not None else tables_for(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     if st.removal is not None:
         # the previous bound needs tables that grow with strength, which a hand's
@@ -54,7 +53,7 @@ def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int, st: Strateg
              ) -> tuple[int, list[tuple[int, float, tuple]]]:
     """Every valid split scored, a top-k pass over them, then one split per distinct
     row-strength triple: the count and (packed split, value, (front, middle, back))."""
-    scoring, bonus, net, single = table_params(rules, st)
+    scoring, bonus, net, single = kernel_params(rules)
     packed = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.float64)
     n = K.table_valid_evs(v5, v3, LK.SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,

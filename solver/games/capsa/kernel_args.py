@@ -7,7 +7,6 @@ import numpy as np
 from solver.games.capsa import kernels as K
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.strategy.tables import StrategyTables
 
 SCORING_CODE = {"one-six": K.ONE_SIX, "two-four": K.TWO_FOUR, "scoop-one": K.SCOOP_ONE,
                 "basic": K.BASIC}
@@ -24,10 +23,3 @@ def royalties_grow(rules: Rules) -> bool:
     roy = rules.royalty_array
     front = TABLES[rules.wheel].is_front
     return all(bool(np.all(np.diff(roy[r][front if r == 0 else ~front]) >= 0)) for r in range(3))
-
-
-def table_params(rules: Rules, st: StrategyTables) -> tuple[int, float, bool, bool]:
-    """:func:`kernel_params` for the ``table`` strategy's value: the scoop bonus times the
-    tables' scoop calibration."""
-    scoring, bonus, net, single = kernel_params(rules)
-    return scoring, bonus * st.scoop_scale, net, single

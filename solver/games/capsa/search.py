@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from solver.games.capsa.kernel_args import table_params
+from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
@@ -19,7 +19,7 @@ _RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
 _MAX_CACHED = 32
 
 
-def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, bonus: float) -> np.ndarray:
+def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules) -> np.ndarray:
     """The kernel's non-separable value part, on arrays (scoop bonus or two-four's unit)."""
     xf, xm, xb = 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb
     if rules.scoring == "two-four":
@@ -29,7 +29,7 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, bonus: float) -> np.ndar
         return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     if rules.scoring == "basic":
         return np.zeros_like(wf)
-    return bonus * (wf * wm * wb - xf * xm * xb)
+    return rules.scoop_bonus * (wf * wm * wb - xf * xm * xb)
 
 
 def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
@@ -54,8 +54,7 @@ def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
     fs = np.maximum(t.front_floor, 0)
     s = np.arange(t.size)
     ubs = (out[KS.M0][fs] + out[KS.M0 + 1] + sep[2]
-           + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules,
-                           table_params(rules, st)[1]))
+           + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules))
     # running maximum: still a bound, and monotone, so the kernel finds its cut by bisection
     out[KS.UBS] = np.maximum.accumulate(np.where(t.front_floor[s] >= 0, ubs, -np.inf))
     return np.ascontiguousarray(out)
@@ -124,7 +123,7 @@ def hand_tables(rules: Rules, st: StrategyTables, hand: np.ndarray) -> StrategyT
     KR.removal_tables(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
                       pw, pt, lr)
     return StrategyTables(pw, pt, lr, st.roy, st.opp_royalty, st.p_natural, st.natural_units,
-                          st.preset, scoop_scale=st.scoop_scale)
+                          st.preset)
 
 
 def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
@@ -175,7 +174,7 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
     ev = np.full((n, k), -np.inf)
     rows = np.zeros((n, k, 3), dtype=np.int32)
     found = np.zeros(n, dtype=np.int64)
-    scoring, bonus, net, single = table_params(rules, st)
+    scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.games.capsa import kernels as K
-from solver.games.capsa.kernel_args import SCORING_CODE, kernel_params, royalties_grow, table_params
+from solver.games.capsa.kernel_args import SCORING_CODE, kernel_params, royalties_grow
 from solver.games.capsa.lookup import (
     CARD_WORD,
     COMB3,
@@ -38,7 +38,7 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     split = np.empty(n, dtype=np.int64)
     ev = np.empty(n, dtype=np.float64)
     rows = np.empty((n, 3), dtype=np.int32)
-    scoring, bonus, net, single = table_params(rules, st)
+    scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,

@@ -66,7 +66,6 @@ class StrategyTables:
     p: np.ndarray | None = None        # (3, S) opponent row distribution (given no natural)
     removal: np.ndarray | None = None  # (13, 3, S) its shift per card of each rank I hold
     alpha: float = 0.0                 # how one card's shift scales to a whole hand's
-    scoop_scale: float = 1.0           # the scoop term's calibration (rows are not independent)
 
 
 @lru_cache(maxsize=4)
@@ -81,14 +80,11 @@ def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
                 if f"{preset}/removal" in data:
                     out[preset]["removal"] = data[f"{preset}/removal"].astype(np.float64)
                     out[preset]["alpha"] = float(data[f"{preset}/alpha"])
-                if f"{preset}/scoop_scale" in data:
-                    out[preset]["scoop_scale"] = float(data[f"{preset}/scoop_scale"])
     return out
 
 
 def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
-           removal: np.ndarray | None = None, alpha: float = 0.0,
-           scoop_scale: float = 1.0) -> StrategyTables:
+           removal: np.ndarray | None = None, alpha: float = 0.0) -> StrategyTables:
     """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S), with the
     card-removal shifts ``removal`` (13, 3, S) when given."""
     hands = hist[0].sum()
@@ -106,8 +102,7 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
                           np.ascontiguousarray(above_roy), roy,
                           float((p * roy).sum()), p_nat, units, preset,
                           np.ascontiguousarray(p) if removal is not None else None,
-                          None if removal is None else np.ascontiguousarray(removal), alpha,
-                          scoop_scale)
+                          None if removal is None else np.ascontiguousarray(removal), alpha)
 
 
 def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
@@ -143,9 +138,8 @@ def tables_file(path: str | Path) -> Iterator[None]:
 def without_removal(path: str | Path, out: str | Path) -> Path:
     """Write the tables file ``path`` without its card-removal shifts to ``out``."""
     raw = load_raw(str(path))
-    arrays = {f"{preset}/{name}": np.asarray(raw[preset][name]) for preset in TRAINED_PRESETS
-              if preset in raw for name in ("hist", "naturals", "scoop_scale")
-              if name in raw[preset]}
+    arrays = {f"{preset}/{name}": raw[preset][name] for preset in TRAINED_PRESETS
+              if preset in raw for name in ("hist", "naturals")}
     meta = {**raw["meta"], "removal": None, "note": "card-removal shifts left out"}
     write_arrays(Path(out), arrays, meta)
     return Path(out)
@@ -167,7 +161,7 @@ def _tables_for(rules: Rules, path: str) -> StrategyTables:
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
     return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
-                  raw.get("alpha", 0.0), raw.get("scoop_scale", 1.0))
+                  raw.get("alpha", 0.0))
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)
