@@ -6,9 +6,9 @@
 Eight matches: ``table`` vs ``naive`` and ``montecarlo`` (``--samples``) vs ``table``, under
 the ``standard`` and ``two-four`` rules, heads-up and 4 players. Each prints A's mean points per
 hand over B with a 95% confidence interval (see ``solver/games/capsa/strategy/match.py`` for how a
-duplicate deal is played and scored). Monte Carlo is the cost: about 45 ms a decision heads-up
-and 125 ms with 3 opponents on one core, so the default run takes roughly 40 minutes on two
-workers. Both strategies of a (rules, players) pair meet the same deals.
+duplicate deal is played and scored). Monte Carlo is the cost: with the card-removal tables
+about 65-80 ms a decision heads-up and 190 ms with 3 opponents on one core, so the default run
+takes roughly 75 minutes on two workers. Both strategies of a (rules, players) pair meet the same deals.
 """
 
 from __future__ import annotations
