@@ -61,7 +61,8 @@ def service() -> SessionService:
 
 
 def _error(status: int, code: str, message: str):
-    return jsonify({"error": {"code": code, "message": message}}), status
+    err = ApiError(status, code, message)
+    return jsonify(err.body()), err.status
 
 
 @bp.errorhandler(SessionNotFound)
@@ -71,24 +72,19 @@ def _not_found(exc: SessionNotFound):
                   "no session has this token (it may have expired)")
 
 
-@bp.errorhandler(Conflict)
-def _conflict(exc: Conflict):
-    return _error(409, "conflict", str(exc))
+# the session's refusals and their statuses; the code is the exception's own (a conflict has
+# none: "conflict")
+_REFUSALS = ((Conflict, 409), (SessionStateError, 409), (IllegalMoveError, 422), (TooLarge, 413))
 
 
-@bp.errorhandler(SessionStateError)
-def _state_error(exc: SessionStateError):
-    return _error(409, exc.code, str(exc))
+def _refusal(status: int):
+    def answer(exc: Exception):
+        return _error(status, getattr(exc, "code", "conflict"), str(exc))
+    return answer
 
 
-@bp.errorhandler(IllegalMoveError)
-def _illegal(exc: IllegalMoveError):
-    return _error(422, "illegal_move", str(exc))
-
-
-@bp.errorhandler(TooLarge)
-def _too_large(exc: TooLarge):
-    return _error(413, exc.code, str(exc))
+for _exc, _status in _REFUSALS:
+    bp.register_error_handler(_exc, _refusal(_status))
 
 
 @bp.errorhandler(LeakError)

@@ -4,6 +4,8 @@ kernel call for a whole batch of hands (see :mod:`solver.games.capsa.kernels.sea
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -60,16 +62,21 @@ def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
+def _per_tables(cache: dict, key: tuple, st: StrategyTables, build: Callable[[], Any]) -> Any:
+    """``build()``, cached in ``cache`` under ``key`` for as long as the tables object ``st``
+    it was built from is the one behind ``key`` (ids are reused once an object is gone)."""
+    hit = cache.get(key)
+    if hit is None or hit[0] is not st:
+        if len(cache) >= _MAX_CACHED:
+            cache.clear()
+        hit = cache[key] = (st, build())
+    return hit[1]
+
+
 def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[StrategyTables, np.ndarray]:
     """The strategy tables in force and their search terms (cached per tables object)."""
     st = tables if tables is not None else tables_for(rules)
-    key = (id(st), rules)
-    hit = _TERMS.get(key)
-    if hit is None or hit[0] is not st:
-        if len(_TERMS) >= _MAX_CACHED:
-            _TERMS.clear()
-        hit = _TERMS[key] = (st, build_terms(st, rules))
-    return hit
+    return st, _per_tables(_TERMS, (id(st), rules), st, lambda: build_terms(st, rules))
 
 
 _REMOVAL: dict[tuple, tuple] = {}
@@ -91,12 +98,7 @@ def build_removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
 
 def removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
     """:func:`build_removal_terms` (coef, win, tie, royalty), cached per tables object."""
-    hit = _REMOVAL.get(id(st))
-    if hit is None or hit[0] is not st:
-        if len(_REMOVAL) >= _MAX_CACHED:
-            _REMOVAL.clear()
-        hit = _REMOVAL[id(st)] = (st, build_removal_terms(st))
-    return hit[1]
+    return _per_tables(_REMOVAL, (id(st),), st, lambda: build_removal_terms(st))
 
 
 _LOCAL = threading.local()
@@ -149,15 +151,9 @@ def row_lists(rules: Rules, st: StrategyTables) -> tuple[list, list, list, list]
     """Win and tie chances (per row, per strength), hand kind per strength and royalty units
     (per row, per strength) as Python lists: what listing a few arrangements reads, without
     a NumPy call per value (cached per tables object)."""
-    key = (id(st), rules)
-    hit = _ROW_LISTS.get(key)
-    if hit is None or hit[0] is not st:
-        if len(_ROW_LISTS) >= _MAX_CACHED:
-            _ROW_LISTS.clear()
-        hit = _ROW_LISTS[key] = (st, st.pw.tolist(), st.pt.tolist(),
-                                 TABLES[rules.wheel].kind.tolist(),
-                                 rules.royalty_array.tolist())
-    return hit[1:]
+    return _per_tables(_ROW_LISTS, (id(st), rules), st,
+                       lambda: (st.pw.tolist(), st.pt.tolist(), TABLES[rules.wheel].kind.tolist(),
+                                rules.royalty_array.tolist()))
 
 
 def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,

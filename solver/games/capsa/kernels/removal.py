@@ -40,6 +40,7 @@ from solver.games.capsa.kernels.search import (
     _back_bound,
     _hand_counters,
     _left_counters,
+    _next_back,
     _nonseparable,
     _offer,
     _write_top,
@@ -276,15 +277,9 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
         nc = 0
         pos = -1
         while True:
-            if pos < 0:
-                a = top
-            else:
-                if pos == nc:
-                    break
-                c = order[pos]
-                if cub[c] < thr:
-                    break
-                a = cand[c]
+            a = _next_back(pos, top, nc, order, cub, cand, thr)
+            if a < 0:
+                break
             pos += 1
             va = v5[a]
             sa = s5[a]

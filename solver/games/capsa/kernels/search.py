@@ -243,6 +243,20 @@ def _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n):
     out_n[h] = n
 
 
+@njit(inline="always")
+def _next_back(pos, top, nc, order, cub, cand, thr):
+    """The back to visit at step ``pos``: the strongest first (``pos`` -1), then the bounded
+    ones best bound first while their bound reaches ``thr``; -1 when none is left."""
+    if pos < 0:
+        return top
+    if pos == nc:
+        return -1
+    c = order[pos]
+    if cub[c] < thr:
+        return -1  # every later back has a lower bound
+    return cand[c]
+
+
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
               terms, class_cap, rank_keys, scoring, bonus, net, single, k,
@@ -279,15 +293,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
         nc = 0
         pos = -1  # -1: the strongest back first, then the others by their bound
         while True:
-            if pos < 0:
-                a = top
-            else:
-                if pos == nc:
-                    break
-                c = order[pos]
-                if cub[c] < thr:
-                    break  # every later back has a lower bound
-                a = cand[c]
+            a = _next_back(pos, top, nc, order, cub, cand, thr)
+            if a < 0:
+                break
             pos += 1
             va = v5[a]
             wb = terms[WB, va]
