@@ -15,6 +15,7 @@ from solver.games.capsa import kernels as K
 from solver.games.capsa import lookup as LK
 from solver.games.capsa import solve as S
 from solver.games.capsa.kernels import legacy as KL
+from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.rules import Rules
@@ -35,9 +36,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
         return play.table_play(hands, rules, tables, prune=False)
     st = tables if tables is not None else tables_for(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    if st.removal is not None:
+    if st.removal is not None or st.joint is not None:
         # the previous bound needs tables that grow with strength, which a hand's
-        # card-removal tables need not: every split of each hand, under its own tables
+        # card-removal tables need not, and rows valued as independent: every split of each
+        # hand, under its own tables
         return play.table_play(hands, rules, st, prune=False)
     t = LK.TABLES[rules.wheel]
     split = np.empty(len(hands), dtype=np.int64)
@@ -57,7 +59,7 @@ def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int, st: Strateg
     packed = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(LK.SPLIT_PAIRS), dtype=np.float64)
     n = K.table_valid_evs(v5, v3, LK.SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus,
-                          net, single, packed, values)
+                          net, single, st.joint_grid, packed, values)
     want = top * 8
     while True:
         m = min(want, n)
@@ -143,7 +145,7 @@ def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) 
                      for r, s in enumerate((f, m_, b)))
         out.append(RankedArrangement(_old_unpack(h, p), float(opponents * per_opp), rows,
                                      sum(royalty_units((f, m_, b), rules)),
-                                     float(pw[0] * pw[1] * pw[2])))
+                                     float(scoop_chance(st.joint_grid, *pw))))
     return ArrangeResult(tuple(int(c) for c in h), n, natural, out, "table", opponents, rules,
                          candidates=n)
 

@@ -58,6 +58,19 @@ def test_file_keeps_other_presets_and_adds_shifts(removal_file):
     assert raw["meta"]["removal"]["hands"] == 5000
 
 
+def test_file_adds_the_rows_joint_model(removal_file):
+    """The pool's copula grids: a distribution function on the grid (0 on the lower faces, 1
+    at the top corner, growing along every axis), as the search's bounds need."""
+    for preset in ("two-four", "standard"):
+        joint = load_raw(removal_file)[preset]["joint"]
+        assert joint.shape == (2, 33, 33, 33)
+        for g in joint:
+            assert g[0].max() == g[:, 0].max() == g[:, :, 0].max() == 0.0
+            assert g[-1, -1, -1] == pytest.approx(1.0)
+            for axis in range(3):
+                assert (np.diff(g, axis=axis) >= 0).all()
+
+
 def test_hand_tables_are_the_clamped_linear_shift(removal_file):
     """A hand's tables: the row distribution moved by alpha * n_k * delta[k] for every rank,
     its win / tie / royalty tables derived as without card removal, then clamped into a
@@ -107,7 +120,7 @@ def test_top_k_is_the_full_search_under_the_hands_tables(removal_file, spec):
         ht = hand_tables(rules, st, h)
         K.subset_strengths(h, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
         n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, ht.pw, ht.pt, ht.lr, ht.roy, scoring,
-                              bonus, net, single, packed, values)
+                              bonus, net, single, ht.joint_grid, packed, values)
         best: dict[tuple, tuple] = {}
         for p, v in zip(packed[:n].tolist(), values[:n].tolist()):
             key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
@@ -151,5 +164,5 @@ def test_shifts_are_deterministic_whatever_the_workers(removal_file, tmp_path):
                          "--workers", "2", "-o", str(two)]) == 0
     a, b = load_raw(removal_file), load_raw(str(two))
     for preset in ("two-four", "standard"):
-        for name in ("hist", "naturals", "removal"):
+        for name in ("hist", "naturals", "removal", "joint"):
             np.testing.assert_array_equal(a[preset][name], b[preset][name])

@@ -44,8 +44,26 @@ def test_proposals_are_valid_and_use_the_hand(hand, method, rules, opponents):
         assert all(0 <= r.win <= 1 and 0 <= r.tie <= 1 for r in a.rows)
 
 
+def _py_grid(grid, u, v, w):
+    """Multilinear interpolation of a (n + 1)^3 grid on the points i / n, from its definition:
+    the weighted sum over the 8 corners of the cell holding (u, v, w)."""
+    n = grid.shape[0] - 1
+    cell, frac = [], []
+    for x in (u, v, w):
+        i = min(int(x * n), n - 1)
+        cell.append(i)
+        frac.append(x * n - i)
+    total = 0.0
+    for corner in itertools.product((0, 1), repeat=3):
+        weight = np.prod([f if c else 1 - f for c, f in zip(corner, frac)])
+        total += weight * grid[tuple(i + c for i, c in zip(cell, corner))]
+    return total
+
+
 def _py_table_value(rows, st_, rules):
-    """The table value of a split from the rules' text: rows independent, 27 outcomes."""
+    """The table value of a split from the rules' text: 27 outcomes of independent rows, the
+    scoop's chance (and being scooped's) then replaced by the tables' joint model of the
+    opponent's rows when they have one (two-four's unit keeps independent rows)."""
     probs = []
     for r, s in enumerate(rows):
         w, t = st_.pw[r, s], st_.pt[r, s]
@@ -73,6 +91,11 @@ def _py_table_value(rows, st_, rules):
         value += p * pts
     if rules.royalty_mode == "winner":
         value -= sum(st_.lr[r, s] for r, s in enumerate(rows))
+    if st_.joint is not None and rules.scoring not in ("two-four", "basic"):
+        w = [st_.pw[r, s] for r, s in enumerate(rows)]
+        x = [1 - st_.pw[r, s] - st_.pt[r, s] for r, s in enumerate(rows)]
+        value += rules.scoop_bonus * (_py_grid(st_.joint[0], *w) - np.prod(w)
+                                      - _py_grid(st_.joint[1], *x) + np.prod(x))
     return value
 
 
@@ -86,7 +109,7 @@ def test_table_values_match_the_plain_formula(hand, rules):
     n_max = 2 * len(SPLIT_PAIRS)
     packed, values = np.empty(n_max, np.int64), np.empty(n_max)
     n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st_.pw, st_.pt, st_.lr, st_.roy,
-                          *kernel_params(r), packed, values)
+                          *kernel_params(r), st_.joint_grid, packed, values)
     packed, values = packed[:n], values[:n]
     for i in np.random.default_rng(0).choice(len(packed), 25):
         p = int(packed[i])

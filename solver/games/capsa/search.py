@@ -12,6 +12,7 @@ import numpy as np
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
+from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
@@ -21,7 +22,7 @@ _RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
 _MAX_CACHED = 32
 
 
-def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules) -> np.ndarray:
+def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, joint: np.ndarray) -> np.ndarray:
     """The kernel's non-separable value part, on arrays (scoop bonus or two-four's unit)."""
     xf, xm, xb = 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb
     if rules.scoring == "two-four":
@@ -31,7 +32,10 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules) -> np.ndarray:
         return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     if rules.scoring == "basic":
         return np.zeros_like(wf)
-    return rules.scoop_bonus * (wf * wm * wb - xf * xm * xb)
+    out = np.empty(len(wb))
+    KT.scoop_odds_many(joint, *(np.ascontiguousarray(np.broadcast_to(a, out.shape), dtype=float)
+                                for a in (wf, wm, wb, xf, xm, xb)), out)
+    return rules.scoop_bonus * out
 
 
 def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
@@ -56,7 +60,8 @@ def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
     fs = np.maximum(t.front_floor, 0)
     s = np.arange(t.size)
     ubs = (out[KS.M0][fs] + out[KS.M0 + 1] + sep[2]
-           + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules))
+           + _nonseparable(w[0][fs], tie[0][fs], w[1], tie[1], w[2], tie[2], rules,
+                           st.joint_grid))
     # running maximum: still a bound, and monotone, so the kernel finds its cut by bisection
     out[KS.UBS] = np.maximum.accumulate(np.where(t.front_floor[s] >= 0, ubs, -np.inf))
     return np.ascontiguousarray(out)
@@ -125,7 +130,7 @@ def hand_tables(rules: Rules, st: StrategyTables, hand: np.ndarray) -> StrategyT
     KR.removal_tables(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
                       pw, pt, lr)
     return StrategyTables(pw, pt, lr, st.roy, st.opp_royalty, st.p_natural, st.natural_units,
-                          st.preset)
+                          st.preset, joint=st.joint)
 
 
 def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
@@ -175,10 +180,10 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                        t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
-                       coef, st.roy, scoring, bonus, net, single, k,
+                       coef, st.roy, scoring, bonus, net, single, st.joint_grid, k,
                        *_scratch(t.size), split, ev, rows, found)
     else:
         KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                      t.front_floor, terms, t.class_cap, _RANK_KEYS,
-                     scoring, bonus, net, single, k, split, ev, rows, found)
+                     scoring, bonus, net, single, st.joint_grid, k, split, ev, rows, found)
     return split, ev, rows, found

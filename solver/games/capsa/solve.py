@@ -39,6 +39,7 @@ from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.kernels.splits import INDEX_BITS, STRENGTH_BITS
+from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.limits import MAX_SAMPLES, MAX_TOP
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
@@ -253,7 +254,8 @@ def _table_result(h: np.ndarray, rules: Rules, opponents: int,
                  else roy[0][f] + roy[1][m] + roy[2][b])
         ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
         out.append(RankedArrangement(None, float(ev), None, units,
-                                     win[0][f] * win[1][m] * win[2][b],
+                                     scoop_chance(st.joint_grid, win[0][f], win[1][m],
+                                                  win[2][b]),
                                      (cards, p, fmb, win, tie, kinds)))
     return out
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from solver._jit import njit
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import _row_terms, _table_ev, _term_buffers
+from solver.games.capsa.kernels.table import NO_JOINT, _row_terms, _table_ev, _term_buffers
 from solver.games.capsa.lookup import FLUSH_BITS as _FLUSH_BITS
 from solver.games.capsa.lookup import KEY_MASK as _KEY_MASK
 from solver.games.capsa.lookup import SHIFT_RANKS as _SHIFT_RANKS
@@ -72,7 +72,7 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
             fs = front_floor[s]
             u = _table_ev(pw[0, fs], pt[0, fs], pw[1, s], pt[1, s], wb[a], tb[a],
                           roy[0, fs], roy[1, s], rb[a], lr[0, fs], lr[1, s], lb[a],
-                          scoring, bonus, net, False)
+                          scoring, bonus, net, False, NO_JOINT)
             ub[a] = u
             if u > ub[top]:
                 top = a

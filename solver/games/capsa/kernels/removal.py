@@ -45,7 +45,12 @@ from solver.games.capsa.kernels.search import (
     _offer,
     _write_top,
 )
-from solver.games.capsa.kernels.table import _table_ev, table_best_many_full
+from solver.games.capsa.kernels.table import (
+    _scoop_bound,
+    _scoop_odds,
+    _table_ev,
+    table_best_many_full,
+)
 
 BLOCK_BITS = 5
 
@@ -123,7 +128,7 @@ def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
 
 @njit
 def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs, alpha, pw,
-                      pt, lr, coef, roy, scoring, bonus, net, single, out_split, out_ev,
+                      pt, lr, coef, roy, scoring, bonus, net, single, joint, out_split, out_ev,
                       out_rows):
     """The reference: each hand's full tables, then :func:`table_best_many_full` (every valid
     split tried)."""
@@ -133,7 +138,7 @@ def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pair
     for h in range(hands.shape[0]):
         removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
         table_best_many_full(hands[h:h + 1], card_word, rank5, flush5, rank3, comb5, comb3,
-                             pairs, hpw, hpt, hlr, roy, scoring, bonus, net, single,
+                             pairs, hpw, hpt, hlr, roy, scoring, bonus, net, single, joint,
                              out_split[h:h + 1], out_ev[h:h + 1], out_rows[h:h + 1])
 
 
@@ -155,7 +160,7 @@ def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out, i):
 
 
 @njit(inline="always")
-def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus):
+def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
     """Value bound of a back (separable value ``sep_b``, win ``w_b``, loss ``x_b``) whose
     middle is at most ``cap`` and front at most ``fs``: the best separable values of the
     hand's own middles and fronts up to those blocks, and the non-separable part at their
@@ -165,13 +170,13 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus):
     return (sep_b + pre[0, bf] + pre[3, bm]
             + _nonseparable(pre[1, bf], 1.0 - pre[1, bf] - pre[2, bf], pre[4, bm],
                             1.0 - pre[4, bm] - pre[5, bm], w_b, 1.0 - w_b - x_b, scoring,
-                            bonus))
+                            bonus, joint))
 
 
 @njit
 def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
-                scoring, bonus, net, single, k, slot, seen, epoch, out_split, out_ev, out_rows,
+                scoring, bonus, net, single, joint, k, slot, seen, epoch, out_split, out_ev, out_rows,
                 out_n):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
@@ -213,6 +218,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     pre = np.empty((6, nb))
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
+    exact_after = simple and use_bonus and joint.shape[1] > 1
     first = epoch[0]
     epoch[0] = first + hands.shape[0]
     for h in range(hands.shape[0]):
@@ -269,7 +275,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             s = dist5[d]
             fs = front_floor[s]
             ub1[d] = (-np.inf if fs < 0 else
-                      _block_bound(bv[d, 5], bv[d, 0], bv[d, 2], fs, s, pre, scoring, bonus)
+                      _block_bound(bv[d, 5], bv[d, 0], bv[d, 2], fs, s, pre, scoring, bonus,
+                                   joint)
                       + 1e-9)
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
@@ -301,12 +308,17 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 ff = s3[f]
                 if simple:
                     ev = fv[ff, 5] + mv[mb, 5] + sb
+                    if exact_after and (ev + bonus * _scoop_bound(joint, fv[ff, 0], mv[mb, 0],
+                                                                  wb, fv[ff, 2], mv[mb, 2], xb)
+                                        < thr):
+                        continue  # not even its bound reaches the k-th best
                     if use_bonus:
-                        ev += bonus * (fv[ff, 0] * mv[mb, 0] * wb - fv[ff, 2] * mv[mb, 2] * xb)
+                        ev += bonus * _scoop_odds(joint, fv[ff, 0], mv[mb, 0], wb, fv[ff, 2],
+                                                  mv[mb, 2], xb)
                 else:
                     ev = _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
-                                   scoring, bonus, net, single)
+                                   scoring, bonus, net, single, joint)
                 if ev >= thr:
                     n = _offer(ev, a | (b << 11) | (f << 22), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:
@@ -324,10 +336,10 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     xb = bv[sa, 2]
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
                     _, cap, fs = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5,
-                                             rank3, rank_keys, scoring, bonus)
+                                             rank3, rank_keys, scoring, bonus, joint)
                     if fs < 0:
                         continue
-                    ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus) + 1e-9
+                    ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus, joint) + 1e-9
                     if ub < thr:
                         continue
                     cand[nc] = a

@@ -27,7 +27,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import _table_ev
+from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev
 
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength
@@ -53,9 +53,11 @@ def _top_rank(mask):
 
 
 @njit(inline="always")
-def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus):
-    """The part of a split's value that is not a sum over rows: the scoop bonus, or two-four's
-    unit for winning more rows (rows taken as independent)."""
+def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus, joint):
+    """A bound of the part of a split's value that is not a sum over rows: the scoop bonus
+    (from the ``joint`` model of the opponent's rows, bounded by grid corners), or two-four's
+    unit for winning more rows (rows taken as independent, exact). Both grow with each row's
+    win chance and fall with its loss chance, which the bounds rely on."""
     if scoring == TWO_FOUR:
         xf = 1.0 - wf - tf
         xm = 1.0 - wm - tm
@@ -68,7 +70,7 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus):
         return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     if scoring == BASIC:
         return 0.0
-    return bonus * (wf * wm * wb - (1.0 - wf - tf) * (1.0 - wm - tm) * (1.0 - wb - tb))
+    return bonus * _scoop_bound(joint, wf, wm, wb, 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb)
 
 
 @njit(inline="always")
@@ -79,7 +81,7 @@ def _pop_top(mask):
 
 
 @njit(inline="always")
-def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
+def _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint):
     """Value bound of a back of strength ``va`` with the middle at most ``mid`` and the front
     at most ``front`` (and under the middle), and the middle and front caps it used."""
     cap = min(va, mid)
@@ -88,11 +90,12 @@ def _bound_at(mid, front, va, terms, front_floor, scoring, bonus):
         return -np.inf, cap, fs
     return (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
             + _nonseparable(terms[WF, fs], terms[TF, fs], terms[WM, cap], terms[TM, cap],
-                            terms[WB, va], terms[TB, va], scoring, bonus)), cap, fs
+                            terms[WB, va], terms[TB, va], scoring, bonus, joint)), cap, fs
 
 
 @njit(inline="always")
-def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus):
+def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus,
+                joint):
     """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
     counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
     them, by rank and suit counts. ``k``: the rank keys of the card words. Also returns the
@@ -113,15 +116,16 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
     else:
         front = rank3[k[r1] + k[r2] + k[r3]]
     if ((sx + _SUIT3) & _SUIT8) != 0:
-        return _bound_at(va, front, va, terms, front_floor, scoring, bonus)  # a flush is left
+        # a flush is left
+        return _bound_at(va, front, va, terms, front_floor, scoring, bonus, joint)
     runs = any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12) & (any1 >> 16)
     pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
     if ge4 != 0:
         return _bound_at(class_cap[QUADS, _top_rank(ge4)], front, va, terms, front_floor,
-                         scoring, bonus)
+                         scoring, bonus, joint)
     if ge3 != 0 and pairs2:
         return _bound_at(class_cap[FULL_HOUSE, _top_rank(ge3)], front, va, terms, front_floor,
-                         scoring, bonus)
+                         scoring, bonus, joint)
     if runs != 0 or (any1 & _WHEEL) == _WHEEL:
         mid = -1  # the strongest straight left (the wheel's place depends on the rules)
         if runs != 0:
@@ -129,7 +133,7 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
             mid = rank5[k[s0] + k[s0 + 1] + k[s0 + 2] + k[s0 + 3] + k[s0 + 4]]
         if (any1 & _WHEEL) == _WHEEL:
             mid = max(mid, rank5[k[12] + k[0] + k[1] + k[2] + k[3]])
-        return _bound_at(mid, front, va, terms, front_floor, scoring, bonus)
+        return _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint)
     if ge3 != 0:
         # trips and singles: at most the trips and the top two singles in the middle; the
         # front cannot pair (a front pair would beat a middle with no pair)
@@ -137,14 +141,15 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
         s1, rest = _pop_top(any1 ^ ge3)
         s2 = _top_rank(rest)
         return _bound_at(rank5[3 * k[t] + k[s1] + k[s2]], rank3[k[r1] + k[r2] + k[r3]], va,
-                         terms, front_floor, scoring, bonus)
+                         terms, front_floor, scoring, bonus, joint)
     if ge2 == 0:
         # 8 ranks: the middle is at most the top five and holds the top card (else the
         # front's top card beats it), so the front is at most the next three
         r4, rest = _pop_top(rest)
         r5 = _top_rank(rest)
         return _bound_at(rank5[k[r1] + k[r2] + k[r3] + k[r4] + k[r5]],
-                         rank3[k[r2] + k[r3] + k[r4]], va, terms, front_floor, scoring, bonus)
+                         rank3[k[r2] + k[r3] + k[r4]], va, terms, front_floor, scoring, bonus,
+                         joint)
     if not pairs2:
         # one pair: the middle at most the pair and the top three singles; the front cannot
         # pair, so it is at most the top three ranks
@@ -153,11 +158,11 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
         s2, rest = _pop_top(rest)
         s3 = _top_rank(rest)
         return _bound_at(rank5[2 * k[p] + k[s1] + k[s2] + k[s3]], rank3[k[r1] + k[r2] + k[r3]],
-                         va, terms, front_floor, scoring, bonus)
+                         va, terms, front_floor, scoring, bonus, joint)
     g = ge2 & (ge2 - 1)
     if (g & (g - 1)) != 0:  # three or more pairs
         return _bound_at(class_cap[TWO_PAIR, _top_rank(ge2)], front, va, terms, front_floor,
-                         scoring, bonus)
+                         scoring, bonus, joint)
     # two pairs: the middle holds both (the front is then three singles), or one pair at
     # most the higher with the front's pair at most the lower, or none (below that)
     p1 = _top_rank(ge2)
@@ -166,12 +171,12 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
     s2, rest = _pop_top(rest)
     s3 = _top_rank(rest)
     both = _bound_at(rank5[2 * k[p1] + 2 * k[p2] + k[s1]], rank3[k[s1] + k[s2] + k[s3]], va,
-                     terms, front_floor, scoring, bonus)
+                     terms, front_floor, scoring, bonus, joint)
     o1, rest = _pop_top(any1 ^ (8 << (4 * p1)))
     o2, rest = _pop_top(rest)
     o3 = _top_rank(rest)
     one = _bound_at(rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]], va,
-                    terms, front_floor, scoring, bonus)
+                    terms, front_floor, scoring, bonus, joint)
     if both[0] >= one[0]:
         return both[0], max(both[1], one[1]), max(both[2], one[2])
     return one[0], max(both[1], one[1]), max(both[2], one[2])
@@ -259,7 +264,7 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
 
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-              terms, class_cap, rank_keys, scoring, bonus, net, single, k,
+              terms, class_cap, rank_keys, scoring, bonus, net, single, joint, k,
               out_split, out_ev, out_rows, out_n):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back) and how
@@ -280,6 +285,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     order = np.empty(0, dtype=np.int64)
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
+    exact_after = simple and use_bonus and joint.shape[1] > 1
     for h in range(hands.shape[0]):
         hand = hands[h]
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
@@ -310,14 +316,14 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 vf = v3[f]
                 if simple:
                     ev = terms[SF, vf] + terms[SM, vb] + sb
-                    if use_bonus:
-                        ev += bonus * (terms[WF, vf] * terms[WM, vb] * wb
-                                       - terms[XF, vf] * terms[XM, vb] * xb)
+                    if use_bonus:  # with a joint model, a bound: the exact value below
+                        ev += bonus * _scoop_bound(joint, terms[WF, vf], terms[WM, vb], wb,
+                                                   terms[XF, vf], terms[XM, vb], xb)
                 else:  # two-four or single royalty: the full search's formula
                     ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb], terms[TM, vb],
                                    wb, terms[TB, va], terms[RF, vf], terms[RM, vb],
                                    terms[RB, va], terms[LF, vf], terms[LM, vb], terms[LB, va],
-                                   scoring, bonus, net, single)
+                                   scoring, bonus, net, single, joint)
                 evs[j] = ev if (vb <= va) & (vf <= vb) else -np.inf
             for j in range(56):
                 ev = evs[j]
@@ -325,6 +331,14 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     q = back_splits[a, j]
                     b = q & 2047
                     f = q >> 11
+                    if exact_after:
+                        vb = v5[b]
+                        vf = v3[f]
+                        ev = (terms[SF, vf] + terms[SM, vb] + sb
+                              + bonus * _scoop_odds(joint, terms[WF, vf], terms[WM, vb], wb,
+                                                    terms[XF, vf], terms[XM, vb], xb))
+                        if ev < thr:
+                            continue
                     n = _offer(ev, a | (b << 11) | (f << 22), v3[f], v5[b], va, k, n, bev, bp,
                                brow)
                     if n == k:
@@ -339,7 +353,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     # second bound: what the other 8 cards can make caps middle and front
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
                     ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
-                                     rank_keys, scoring, bonus)[0]
+                                     rank_keys, scoring, bonus, joint)[0]
                     if ub < thr:
                         continue
                     cand[nc] = a

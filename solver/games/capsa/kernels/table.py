@@ -9,11 +9,93 @@ from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR, keep_largest_royalty
 from solver.games.capsa.kernels.splits import valid_splits
 
+# the joint model of the opponent's rows when a tables file has none: rows independent
+NO_JOINT = np.zeros((2, 1, 1, 1))
+
+
+@njit(inline="always")
+def _grid_at(grid, g, u, v, w):
+    """Multilinear interpolation of ``grid[g]`` ((n + 1)^3 values on the points ``i / n``) at
+    (u, v, w) in [0, 1]^3: monotone where the grid is, and exact for a product ``u v w``."""
+    n = grid.shape[1] - 1
+    x = min(max(u, 0.0), 1.0) * n
+    y = min(max(v, 0.0), 1.0) * n
+    z = min(max(w, 0.0), 1.0) * n
+    i = min(int(x), n - 1)
+    j = min(int(y), n - 1)
+    k = min(int(z), n - 1)
+    fx = x - i
+    fy = y - j
+    fz = z - k
+    a = grid[g, i, j, k] + fz * (grid[g, i, j, k + 1] - grid[g, i, j, k])
+    b = grid[g, i, j + 1, k] + fz * (grid[g, i, j + 1, k + 1] - grid[g, i, j + 1, k])
+    c = grid[g, i + 1, j, k] + fz * (grid[g, i + 1, j, k + 1] - grid[g, i + 1, j, k])
+    d = grid[g, i + 1, j + 1, k] + fz * (grid[g, i + 1, j + 1, k + 1] - grid[g, i + 1, j + 1, k])
+    ab = a + fy * (b - a)
+    cd = c + fy * (d - c)
+    return ab + fx * (cd - ab)
+
+
+@njit(inline="always")
+def _scoop_odds(joint, wf, wm, wb, xf, xm, xb):
+    """P(I win all three rows) - P(I lose all three), from the rows' win and loss chances.
+
+    ``joint`` (2, n + 1, n + 1, n + 1) holds the copula of the opponent's rows, measured on a
+    pool set by the strategy (:mod:`solver.games.capsa.strategy.joint`): ``joint[0]`` at
+    (wf, wm, wb) is the chance that all three of its rows are below mine, ``joint[1]`` at
+    (xf, xm, xb) that all three are above. Its rows are not independent (a strong back takes
+    cards from the middle), so the product of the rows' chances overstates both. With
+    ``NO_JOINT`` the rows are taken as independent."""
+    if joint.shape[1] == 1:
+        return wf * wm * wb - xf * xm * xb
+    return _grid_at(joint, 0, wf, wm, wb) - _grid_at(joint, 1, xf, xm, xb)
+
+
+@njit(inline="always")
+def _scoop_bound(joint, wf, wm, wb, xf, xm, xb):
+    """An upper bound of :func:`_scoop_odds` from two grid values (the corners of the cells
+    above the win chances and below the loss chances: the grids grow with each argument);
+    the exact value with ``NO_JOINT``. What the search's bounds and its pre-filter use."""
+    if joint.shape[1] == 1:
+        return wf * wm * wb - xf * xm * xb
+    n = joint.shape[1] - 1
+    return (joint[0, _cell_above(wf, n), _cell_above(wm, n), _cell_above(wb, n)]
+            - joint[1, _cell_below(xf, n), _cell_below(xm, n), _cell_below(xb, n)])
+
+
+@njit(inline="always")
+def _cell_above(u, n):
+    """The first grid point at or above ``u`` (clamped into [0, 1])."""
+    return min(n, int(np.ceil(max(u, 0.0) * n)))
+
+
+@njit(inline="always")
+def _cell_below(u, n):
+    """The last grid point at or below ``u`` (clamped into [0, 1])."""
+    return min(n, int(max(u, 0.0) * n))
+
 
 @njit
-def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single):
-    """Expected points against one opponent from per-row win/tie probabilities (rows taken as
-    independent), own royalty units ``r*`` and the opponent's expected royalty on its wins ``l*``."""
+def scoop_odds_many(joint, wf, wm, wb, xf, xm, xb, out):
+    """:func:`_scoop_odds` over arrays."""
+    for i in range(out.shape[0]):
+        out[i] = _scoop_odds(joint, wf[i], wm[i], wb[i], xf[i], xm[i], xb[i])
+
+
+@njit
+def scoop_chance(joint, wf, wm, wb):
+    """The chance of winning all three rows (the first term of :func:`_scoop_odds`)."""
+    if joint.shape[1] == 1:
+        return wf * wm * wb
+    return _grid_at(joint, 0, wf, wm, wb)
+
+
+@njit
+def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single,
+              joint):
+    """Expected points against one opponent from per-row win/tie probabilities, own royalty
+    units ``r*`` and the opponent's expected royalty on its wins ``l*``; the scoop from the
+    ``joint`` model of the opponent's rows (two-four's unit takes them as independent)."""
     xf = 1.0 - wf - tf
     xm = 1.0 - wm - tm
     xb = 1.0 - wb - tb
@@ -27,7 +109,7 @@ def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, ne
         b2 = xf * xm
         ev += (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     elif scoring != BASIC:
-        ev += bonus * (wf * wm * wb - xf * xm * xb)
+        ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
     if single:
         rf, rm, rb = keep_largest_royalty(rf, rm, rb)
     if net:
@@ -69,7 +151,8 @@ def _row_terms(v, row, pw, pt, lr, roy, net, w, t, x, r, l, sep):
 
 @njit
 def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
-                         pw, pt, lr, roy, scoring, bonus, net, single, out_split, out_ev, out_rows):
+                         pw, pt, lr, roy, scoring, bonus, net, single, joint, out_split, out_ev,
+                         out_rows):
     """Best split of each hand under the table strategy, trying every split (the reference for
     branch-and-bound search of :mod:`solver.games.capsa.kernels.search`); of splits of equal
     value, the smallest packed one, as the search keeps."""
@@ -79,7 +162,7 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
     evs = np.empty(2 * pairs.shape[0])
     for h in range(hands.shape[0]):
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
-        n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+        n = table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single, joint,
                             splits, evs)
         i = 0
         for j in range(1, n):  # the best value; of equal values, the smallest packed split
@@ -94,7 +177,7 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
 
 
 @njit
-def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
+def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single, joint,
                     out_split, out_ev):
     """Every valid ordered split (packed, in ``valid_splits`` order) with its table value;
     returns the count. Per-subset row terms are computed first so the value loop reads small
@@ -116,9 +199,9 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
         if simple:
             ev = sf[f] + sm[b] + sb[a]
             if scoring != BASIC:
-                ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
+                ev += bonus * _scoop_odds(joint, wf[f], wm[b], wb[a], xf[f], xm[b], xb[a])
         else:
             ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
-                           lf[f], lm[b], lb[a], scoring, bonus, net, single)
+                           lf[f], lm[b], lb[a], scoring, bonus, net, single, joint)
         out_ev[i] = ev
     return n

@@ -43,11 +43,11 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
         coef, pw, pt, lr = removal_terms(st)
         K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
                             SPLIT_PAIRS, st.alpha, pw, pt, lr, coef, st.roy, scoring,
-                            bonus, net, single, split, ev, rows)
+                            bonus, net, single, st.joint_grid, split, ev, rows)
     else:
         K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
                                SPLIT_PAIRS, st.pw, st.pt, st.lr, st.roy, scoring, bonus, net,
-                               single, split, ev, rows)
+                               single, st.joint_grid, split, ev, rows)
     return split, ev, rows
 
 

@@ -19,7 +19,9 @@ thirteen move it to 13/39, which is ``ALPHA`` times thirteen single moves.
 
 The pool is set by the strategy of ``IN`` (with its own card removal, if it has some), and its
 histograms replace those of ``IN``, so the tables and their shifts describe one and the same
-opponent. Deterministic for a seed whatever the number of workers.
+opponent. The same pool gives the copula of the opponent's rows, ``joint``, which values the
+scoop (:mod:`solver.games.capsa.strategy.joint`). Deterministic for a seed whatever the number
+of workers.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.strategy.joint import copula_grids
 from solver.games.capsa.strategy.play import deal, natural_codes, table_play
 from solver.games.capsa.strategy.tables import (
     DATA_FILE,
@@ -78,13 +81,13 @@ def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
     _, _, rows = table_play(plays, rules, tables_for(rules, path))
     size = TABLES[rules.wheel].size
     return (*pool_counts(plays, rows.astype(np.int64), size),
-            np.bincount(codes, minlength=5).astype(np.int64))
+            np.bincount(codes, minlength=5).astype(np.int64), rows.astype(np.int16))
 
 
 def measure(preset: str, path: str, hands: int, seed: int, workers: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Histogram, naturals and card-removal shifts of a pool of ``hands`` hands set by the
-    strategy of the tables file ``path``."""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Histogram, naturals, card-removal shifts and the rows' copula of a pool of ``hands``
+    hands set by the strategy of the tables file ``path``."""
     seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset), 0xCA2D])
     sizes = [min(CHUNK, hands - i) for i in range(0, hands, CHUNK)]
     chunk_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(len(sizes))]
@@ -95,7 +98,10 @@ def measure(preset: str, path: str, hands: int, seed: int, workers: int
     else:
         parts = [_chunk(j) for j in jobs]
     hist, with_card, held, naturals = (sum(p[i] for p in parts) for i in range(4))
-    return hist, naturals, deltas(hist, with_card, held)
+    rows = np.concatenate([p[4] for p in parts])
+    joint = copula_grids(rows, hist, np.random.default_rng(
+        np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset), 0x10E7])))
+    return hist, naturals, deltas(hist, with_card, held), joint
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,16 +126,19 @@ def main(argv: list[str] | None = None) -> int:
     arrays: dict[str, np.ndarray] = {}
     for preset in (p for p in TRAINED_PRESETS if p in raw):
         if preset in presets:
-            hist, naturals, delta = measure(preset, str(args.tables), args.hands, args.seed,
-                                            args.workers)
+            hist, naturals, delta, joint = measure(preset, str(args.tables), args.hands,
+                                                   args.seed, args.workers)
             arrays[f"{preset}/removal"] = delta.astype(np.float32)
             arrays[f"{preset}/alpha"] = np.array(ALPHA)
+            arrays[f"{preset}/joint"] = joint.astype(np.float32)
             print(f"  {preset}: {args.hands} hands, {time.time() - start:.0f} s", file=sys.stderr)
         else:
             hist, naturals = raw[preset]["hist"], raw[preset]["naturals"]
             if "removal" in raw[preset]:
                 arrays[f"{preset}/removal"] = raw[preset]["removal"].astype(np.float32)
                 arrays[f"{preset}/alpha"] = np.array(raw[preset]["alpha"])
+            if "joint" in raw[preset]:
+                arrays[f"{preset}/joint"] = raw[preset]["joint"].astype(np.float32)
         arrays[f"{preset}/hist"] = np.asarray(hist, dtype=np.int64)
         arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
     meta = dict(raw["meta"])

@@ -14,7 +14,10 @@ A file may also hold, per preset, ``removal`` (13, 3, strengths): how one card o
 my hand shifts the opponent's row distribution (card removal, see
 :mod:`solver.games.capsa.strategy.removal`). Tables built from such a file carry it, and the
 ``table`` strategy then values each hand against its own opponent tables (see
-:mod:`solver.games.capsa.kernels.removal` and :func:`solver.games.capsa.search.hand_tables`).
+:mod:`solver.games.capsa.kernels.removal` and :func:`solver.games.capsa.search.hand_tables`),
+and ``joint`` (2, n + 1, n + 1, n + 1): the copula of the opponent's three rows, so the scoop
+is valued from their joint distribution rather than as if they were independent (see
+:mod:`solver.games.capsa.strategy.joint`).
 
 Custom rules use the tables of the preset sharing their wheel and scoring; their own royalty
 table and natural units are applied on top.
@@ -34,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from solver.errors import InputError
+from solver.games.capsa.kernels.table import NO_JOINT
 from solver.games.capsa.rules import NATURAL_KINDS, NATURAL_STRENGTH, Rules
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
@@ -66,6 +70,12 @@ class StrategyTables:
     p: np.ndarray | None = None        # (3, S) opponent row distribution (given no natural)
     removal: np.ndarray | None = None  # (13, 3, S) its shift per card of each rank I hold
     alpha: float = 0.0                 # how one card's shift scales to a whole hand's
+    joint: np.ndarray | None = None    # (2, n + 1, n + 1, n + 1) copula of its rows
+
+    @property
+    def joint_grid(self) -> np.ndarray:
+        """What the kernels take: the copula grids, or ``NO_JOINT`` (rows independent)."""
+        return NO_JOINT if self.joint is None else self.joint
 
 
 @lru_cache(maxsize=4)
@@ -80,13 +90,16 @@ def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
                 if f"{preset}/removal" in data:
                     out[preset]["removal"] = data[f"{preset}/removal"].astype(np.float64)
                     out[preset]["alpha"] = float(data[f"{preset}/alpha"])
+                if f"{preset}/joint" in data:
+                    out[preset]["joint"] = data[f"{preset}/joint"].astype(np.float64)
     return out
 
 
 def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
-           removal: np.ndarray | None = None, alpha: float = 0.0) -> StrategyTables:
+           removal: np.ndarray | None = None, alpha: float = 0.0,
+           joint: np.ndarray | None = None) -> StrategyTables:
     """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S), with the
-    card-removal shifts ``removal`` (13, 3, S) when given."""
+    card-removal shifts ``removal`` (13, 3, S) and the rows' copula ``joint`` when given."""
     hands = hist[0].sum()
     p = hist / max(hands, 1.0)
     below = np.cumsum(p, axis=1) - p  # P(opp < s)
@@ -102,7 +115,8 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
                           np.ascontiguousarray(above_roy), roy,
                           float((p * roy).sum()), p_nat, units, preset,
                           np.ascontiguousarray(p) if removal is not None else None,
-                          None if removal is None else np.ascontiguousarray(removal), alpha)
+                          None if removal is None else np.ascontiguousarray(removal), alpha,
+                          None if joint is None else np.ascontiguousarray(joint))
 
 
 def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
@@ -136,10 +150,11 @@ def tables_file(path: str | Path) -> Iterator[None]:
 
 
 def without_removal(path: str | Path, out: str | Path) -> Path:
-    """Write the tables file ``path`` without its card-removal shifts to ``out``."""
+    """Write the tables file ``path`` without its card-removal shifts to ``out`` (the rows'
+    joint model stays)."""
     raw = load_raw(str(path))
     arrays = {f"{preset}/{name}": raw[preset][name] for preset in TRAINED_PRESETS
-              if preset in raw for name in ("hist", "naturals")}
+              if preset in raw for name in ("hist", "naturals", "joint") if name in raw[preset]}
     meta = {**raw["meta"], "removal": None, "note": "card-removal shifts left out"}
     write_arrays(Path(out), arrays, meta)
     return Path(out)
@@ -161,7 +176,7 @@ def _tables_for(rules: Rules, path: str) -> StrategyTables:
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
     return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
-                  raw.get("alpha", 0.0))
+                  raw.get("alpha", 0.0), raw.get("joint"))
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)
