@@ -27,7 +27,10 @@ from solver.games.capsa.lookup import (
     COMB3,
     COMB5,
     FRONT_PAIRS,
+    FRONT_SEGMENTS,
+    INDEX3,
     KIND_NAMES,
+    MASK5,
     TABLES,
     WHEEL_MODES,
     StrengthTables,
@@ -123,6 +126,9 @@ def warm_up() -> None:
     for wheel in WHEEL_MODES:
         v5, v3 = subset_strengths(hand, wheel)
         K.count_valid(v5, v3, FRONT_PAIRS)
+        t = tables(wheel)
+        K.count_valid_hand(hand, CARD_WORD, t.rank5, t.flush5, t.rank3, t.front_count,
+                           FRONT_SEGMENTS, MASK5, INDEX3, FRONT_PAIRS)
         row_strength([0, 4, 8, 12, 16], wheel)
         row_strength([0, 4, 8], wheel)
         strengths5(np.array([[0, 4, 8, 12, 16]]), wheel)

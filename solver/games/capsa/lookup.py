@@ -138,6 +138,10 @@ class StrengthTables:
         # for every strength, the strongest front strength at or below it (-1 if none)
         floor = np.where(self.is_front, np.arange(self.size), -1)
         self.front_floor = np.maximum.accumulate(floor).astype(np.int32)
+        # for every strength, how many front strengths are at or below it: no 5-card row has a
+        # front's strength, so a row is weaker than a front exactly when its count is smaller
+        # (the foul count groups 5-card sets by these 456 values, not by 7,917 strengths)
+        self.front_count = np.cumsum(self.is_front).astype(np.uint16)
         # strongest 5-card strength of each hand class by leading rank (-1: none): caps on
         # what a set of cards can make, for the search's bounds
         self.class_cap = np.full((QUADS + 1, 13), -1, dtype=np.int32)
@@ -213,3 +217,51 @@ def _front_pairs() -> np.ndarray:
 
 
 FRONT_PAIRS = _front_pairs()
+
+
+def _masks() -> tuple[np.ndarray, np.ndarray]:
+    """Each 5-card subset's positions as a 13-bit mask, and the COMB3 index of each 3-bit mask."""
+    weights = 1 << np.arange(13)
+    mask5 = (weights[COMB5]).sum(axis=1).astype(np.uint16)
+    index3 = np.zeros(1 << 13, dtype=np.uint16)
+    index3[(weights[COMB3]).sum(axis=1)] = np.arange(len(COMB3))
+    return mask5, index3
+
+
+MASK5, INDEX3 = _masks()
+SUBSET_WORDS = (len(COMB5) + 63) // 64  # 21 words of 64 bits, one bit per 5-card subset
+
+
+def _front_segments() -> np.ndarray:
+    """The foul count's pair layout: every front's 126 pairs as runs of bits in two bitsets
+    over the 5-card subsets (see ``kernels.splits.count_unfouled_pairs``).
+
+    Of a front's two complementary 5-card sets, ``a`` (the one with the lower COMB5 index, so
+    the one holding the lowest card left) has bit ``a`` in the first bitset, its partner ``b``
+    bit ``1286 - b`` in the second (COMB5 reversed). COMB5 is lexicographic and taking the
+    complement within 10 cards reverses that order, so as ``a`` grows the partner's reversed
+    bit grows too: the j-th selected bit of one bitset pairs with the j-th of the other. A
+    segment is a run of a front's pairs whose bits lie in one word of each bitset:
+    ``(mask in the word of a, mask in the word of b, word of a | word of b << 8, front)``, word
+    indices into the two bitsets laid end to end (21 + 21 words)."""
+    a = FRONT_PAIRS & 0xFFFF
+    b = FRONT_PAIRS >> 16
+    order = np.argsort(a, axis=1, kind="stable")
+    a = np.take_along_axis(a, order, axis=1).astype(np.int64)
+    r = (len(COMB5) - 1) - np.take_along_axis(b, order, axis=1).astype(np.int64)
+    assert np.all(np.diff(r, axis=1) > 0), "complements do not reverse the COMB5 order"
+    wa, wb = a >> 6, r >> 6
+    new = np.ones(a.shape, dtype=bool)
+    new[:, 1:] = (wa[:, 1:] != wa[:, :-1]) | (wb[:, 1:] != wb[:, :-1])
+    first = np.flatnonzero(new.ravel())
+    one = np.uint64(1)
+    front = np.repeat(np.arange(len(COMB3)), a.shape[1])[first]
+    seg = np.empty((len(first), 4), dtype=np.uint64)
+    seg[:, 0] = np.bitwise_or.reduceat(one << (a.ravel() & 63).astype(np.uint64), first)
+    seg[:, 1] = np.bitwise_or.reduceat(one << (r.ravel() & 63).astype(np.uint64), first)
+    seg[:, 2] = wa.ravel()[first] | (SUBSET_WORDS + wb.ravel()[first]) << 8
+    seg[:, 3] = front
+    return seg
+
+
+FRONT_SEGMENTS = _front_segments()  # about 3,700 segments (13 a front), 117 KB

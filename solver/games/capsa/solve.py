@@ -466,6 +466,7 @@ def warm_up() -> None:
     hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
     for rules in ("standard", "two-four", "indonesia"):
         arrange(hand, rules, opponents=1, top=2)
+        valid_arrangements(hand, rules)  # what ``to_dict`` of a ``table`` answer counts
         arrange(hand, rules, opponents=1, method="montecarlo", samples=2, seed=1, top=1)
     arrange(hand, opponents=1, method="known", top=1,
             opponent_hands=["2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"])

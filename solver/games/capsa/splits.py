@@ -18,7 +18,16 @@ from solver.cards import format_cards, parse_cards
 from solver.errors import CardError
 from solver.games.capsa import kernels as K
 from solver.games.capsa.evaluate import subset_strengths, tables
-from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, FRONT_PAIRS, SPLIT_PAIRS
+from solver.games.capsa.lookup import (
+    CARD_WORD,
+    COMB3,
+    COMB5,
+    FRONT_PAIRS,
+    FRONT_SEGMENTS,
+    INDEX3,
+    MASK5,
+    SPLIT_PAIRS,
+)
 from solver.games.capsa.rules import Rules, resolve_rules
 
 HAND_SIZE = 13
@@ -111,10 +120,21 @@ def is_foul(arr: Arrangement, rules: Rules | None = None) -> bool:
 
 
 def valid_arrangements(hand: str | Iterable[object], rules: object = None) -> int:
-    """How many of the 72,072 ordered splits are not fouls."""
-    r = resolve_rules(rules)  # type: ignore[arg-type]
-    v5, v3 = subset_strengths(parse_hand(hand), r.wheel)
-    return int(K.count_valid(v5, v3, FRONT_PAIRS))
+    """How many of the 72,072 ordered splits are not fouls.
+
+    One kernel call from the cards to the count; an int array of 13 ids goes in as it is (the
+    kernel checks the ids and the parser only runs to explain bad ones)."""
+    t = tables(resolve_rules(rules).wheel)  # type: ignore[arg-type]
+    if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
+        ids = np.ascontiguousarray(hand, dtype=np.int64)
+    else:
+        ids = parse_hand(hand)
+    n = K.count_valid_hand(ids, CARD_WORD, t.rank5, t.flush5, t.rank3, t.front_count,
+                           FRONT_SEGMENTS, MASK5, INDEX3, FRONT_PAIRS)
+    if n < 0:  # not 13 distinct cards
+        parse_hand(hand)  # raises CardError, naming the bad ids
+        raise CardError(["expected 13 distinct cards"])
+    return int(n)
 
 
 def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarray:
@@ -123,8 +143,8 @@ def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarr
     t = tables(r.wheel)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     out = np.empty(len(hands), dtype=np.int64)
-    K.count_valid_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, FRONT_PAIRS,
-                        out)
+    K.count_valid_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, t.front_count,
+                       FRONT_SEGMENTS, MASK5, INDEX3, FRONT_PAIRS, out)
     return out
 
 
