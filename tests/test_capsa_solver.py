@@ -96,19 +96,6 @@ def _py_table_value(rows, st_, rules):
         x = [1 - st_.pw[r, s] - st_.pt[r, s] for r, s in enumerate(rows)]
         value += rules.scoop_bonus * (_py_grid(st_.joint[0], *w) - np.prod(w)
                                       - _py_grid(st_.joint[1], *x) + np.prod(x))
-    if st_.joint is not None and rules.scoring == "two-four":
-        # each row won, tied, lost as its uniform falls below w, below w + t, above
-        cuts = [(0.0, st_.pw[r, s], st_.pw[r, s] + st_.pt[r, s], 1.0) for r, s in enumerate(rows)]
-        for outcome in itertools.product(range(3), repeat=3):
-            d = [1 - o for o in outcome]  # 0 won, 1 tied, 2 lost
-            unit = (d.count(1) > d.count(-1)) - (d.count(1) < d.count(-1))
-            joint = 0.0  # the cell's chance, by inclusion-exclusion on the distribution function
-            for upper in itertools.product((0, 1), repeat=3):
-                point = [cuts[r][outcome[r] + u] for r, u in enumerate(upper)]
-                if min(point) > 0:
-                    joint += (-1) ** (3 - sum(upper)) * _py_grid(st_.joint[0], *point)
-            independent = np.prod([cuts[r][o + 1] - cuts[r][o] for r, o in enumerate(outcome)])
-            value += unit * (joint - independent)
     return value
 
 

@@ -218,7 +218,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     pre = np.empty((6, nb))
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
-    exact_after = joint.shape[1] > 1 and (use_bonus or not simple)
+    exact_after = simple and use_bonus and joint.shape[1] > 1
     first = epoch[0]
     epoch[0] = first + hands.shape[0]
     for h in range(hands.shape[0]):
@@ -318,11 +318,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 else:
                     ev = _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
-                                   scoring, bonus, net, single, joint, False)
-                    if exact_after and ev >= thr:  # the bound reaches it: the exact value
-                        ev = _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
-                                       fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
-                                       scoring, bonus, net, single, joint, True)
+                                   scoring, bonus, net, single, joint)
                 if ev >= thr:
                     n = _offer(ev, a | (b << 11) | (f << 22), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:

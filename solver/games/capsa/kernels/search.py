@@ -27,12 +27,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import (
-    _majority_odds,
-    _scoop_bound,
-    _scoop_odds,
-    _table_ev,
-)
+from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev
 
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength
@@ -60,11 +55,19 @@ def _top_rank(mask):
 @njit(inline="always")
 def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus, joint):
     """A bound of the part of a split's value that is not a sum over rows: the scoop bonus
-    or two-four's unit for winning more rows, from the ``joint`` model of the opponent's rows
-    read at grid points (exact when the rows are taken as independent). Both grow with each
-    row's win chance and fall with its loss chance, which the bounds rely on."""
+    (from the ``joint`` model of the opponent's rows, bounded by grid corners), or two-four's
+    unit for winning more rows (rows taken as independent, exact). Both grow with each row's
+    win chance and fall with its loss chance, which the bounds rely on."""
     if scoring == TWO_FOUR:
-        return _majority_odds(joint, wf, tf, wm, tm, wb, tb, False)
+        xf = 1.0 - wf - tf
+        xm = 1.0 - wm - tm
+        xb = 1.0 - wb - tb
+        a2 = wf * wm
+        a1 = tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1 = tf * xm + xf * tm
+        b2 = xf * xm
+        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     if scoring == BASIC:
         return 0.0
     return bonus * _scoop_bound(joint, wf, wm, wb, 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb)
@@ -282,7 +285,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     order = np.empty(0, dtype=np.int64)
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
-    exact_after = joint.shape[1] > 1 and (use_bonus or not simple)
+    exact_after = simple and use_bonus and joint.shape[1] > 1
     for h in range(hands.shape[0]):
         hand = hands[h]
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
@@ -311,17 +314,16 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 f = q >> 11
                 vb = v5[b]
                 vf = v3[f]
-                # with a joint model, a bound: the exact value in the offer loop
                 if simple:
                     ev = terms[SF, vf] + terms[SM, vb] + sb
-                    if use_bonus:
+                    if use_bonus:  # with a joint model, a bound: the exact value below
                         ev += bonus * _scoop_bound(joint, terms[WF, vf], terms[WM, vb], wb,
                                                    terms[XF, vf], terms[XM, vb], xb)
                 else:  # two-four or single royalty: the full search's formula
                     ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb], terms[TM, vb],
                                    wb, terms[TB, va], terms[RF, vf], terms[RM, vb],
                                    terms[RB, va], terms[LF, vf], terms[LM, vb], terms[LB, va],
-                                   scoring, bonus, net, single, joint, False)
+                                   scoring, bonus, net, single, joint)
                 evs[j] = ev if (vb <= va) & (vf <= vb) else -np.inf
             for j in range(56):
                 ev = evs[j]
@@ -332,16 +334,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     if exact_after:
                         vb = v5[b]
                         vf = v3[f]
-                        if simple:
-                            ev = (terms[SF, vf] + terms[SM, vb] + sb
-                                  + bonus * _scoop_odds(joint, terms[WF, vf], terms[WM, vb],
-                                                        wb, terms[XF, vf], terms[XM, vb], xb))
-                        else:
-                            ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb],
-                                           terms[TM, vb], wb, terms[TB, va], terms[RF, vf],
-                                           terms[RM, vb], terms[RB, va], terms[LF, vf],
-                                           terms[LM, vb], terms[LB, va], scoring, bonus, net,
-                                           single, joint, True)
+                        ev = (terms[SF, vf] + terms[SM, vb] + sb
+                              + bonus * _scoop_odds(joint, terms[WF, vf], terms[WM, vb], wb,
+                                                    terms[XF, vf], terms[XM, vb], xb))
                         if ev < thr:
                             continue
                     n = _offer(ev, a | (b << 11) | (f << 22), v3[f], v5[b], va, k, n, bev, bp,
@@ -366,10 +361,3 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     nc += 1
                 order = np.argsort(-cub[:nc])
         _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
-
-
-@njit
-def nonseparable_many(joint, scoring, bonus, wf, tf, wm, tm, wb, tb, out):
-    """:func:`_nonseparable` over arrays (the per-strength first bound of the terms)."""
-    for i in range(out.shape[0]):
-        out[i] = _nonseparable(wf[i], tf[i], wm[i], tm[i], wb[i], tb[i], scoring, bonus, joint)

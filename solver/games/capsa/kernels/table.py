@@ -90,77 +90,26 @@ def scoop_chance(joint, wf, wm, wb):
     return _grid_at(joint, 0, wf, wm, wb)
 
 
-@njit(inline="always")
-def _c_at(joint, exact, n, u, v, w):
-    """The opponent rows' distribution function ``joint[0]`` at (u, v, w): interpolated, or
-    (``exact`` false) at the grid point above, an upper bound."""
-    if exact:
-        return _grid_at(joint, 0, u, v, w)
-    return joint[0, _cell_above(u, n), _cell_above(v, n), _cell_above(w, n)]
-
-
-@njit(inline="always")
-def _majority_odds(joint, wf, tf, wm, tm, wb, tb, exact):
-    """Two-four's unit for winning more rows: P(more wins than losses) - P(fewer).
-
-    With ``NO_JOINT`` the rows are independent: the distribution of the first two rows'
-    sum, then the third. Else row ``r`` is won when its uniform is below ``a_r = w_r``, tied
-    below ``b_r = w_r + t_r`` and lost above, and the unit's expectation is a fixed sum of the
-    rows' distribution function at the 27 points with coordinates in {a, b, 1} (summation by
-    parts over the 27 outcomes; 14 of the coefficients are not 0). It grows with every ``a``
-    and ``b``, so ``exact`` false (each point rounded up to the grid) bounds it from above."""
-    if joint.shape[1] == 1:
-        xf = 1.0 - wf - tf
-        xm = 1.0 - wm - tm
-        xb = 1.0 - wb - tb
-        a2 = wf * wm
-        a1 = tf * wm + wf * tm
-        a0 = wf * xm + tf * tm + xf * wm
-        b1 = tf * xm + xf * tm
-        b2 = xf * xm
-        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
-    n = joint.shape[1] - 1
-    af = wf
-    am = wm
-    ab = wb
-    bf = wf + tf
-    bm = wm + tm
-    bb = wb + tb
-    return (_c_at(joint, exact, n, af, am, ab) - _c_at(joint, exact, n, af, am, bb)
-            - _c_at(joint, exact, n, af, bm, ab) - _c_at(joint, exact, n, af, bm, bb)
-            + _c_at(joint, exact, n, af, bm, 1.0) + _c_at(joint, exact, n, af, 1.0, bb)
-            - _c_at(joint, exact, n, bf, am, ab) - _c_at(joint, exact, n, bf, am, bb)
-            + _c_at(joint, exact, n, bf, am, 1.0) - _c_at(joint, exact, n, bf, bm, ab)
-            + _c_at(joint, exact, n, bf, bm, bb) + _c_at(joint, exact, n, bf, 1.0, ab)
-            + _c_at(joint, exact, n, 1.0, am, bb) + _c_at(joint, exact, n, 1.0, bm, ab)
-            - 1.0)
-
-
-@njit
-def majority_odds_many(joint, wf, tf, wm, tm, wb, tb, out):
-    """:func:`_majority_odds` (exact) over arrays."""
-    for i in range(out.shape[0]):
-        out[i] = _majority_odds(joint, wf[i], tf[i], wm[i], tm[i], wb[i], tb[i], True)
-
-
 @njit
 def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single,
-              joint, exact):
+              joint):
     """Expected points against one opponent from per-row win/tie probabilities, own royalty
-    units ``r*`` and the opponent's expected royalty on its wins ``l*``; the scoop and
-    two-four's unit from the ``joint`` model of the opponent's rows. With ``exact`` false,
-    an upper bound (the joint model read at grid points; what the search pre-filters with)."""
+    units ``r*`` and the opponent's expected royalty on its wins ``l*``; the scoop from the
+    ``joint`` model of the opponent's rows (two-four's unit takes them as independent)."""
     xf = 1.0 - wf - tf
     xm = 1.0 - wm - tm
     xb = 1.0 - wb - tb
     ev = (wf - xf) + (wm - xm) + (wb - xb)
     if scoring == TWO_FOUR:
-        ev += _majority_odds(joint, wf, tf, wm, tm, wb, tb, exact)
+        # sign(wins - losses): distribution of the first two rows' sum, then the third
+        a2 = wf * wm
+        a1 = tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1 = tf * xm + xf * tm
+        b2 = xf * xm
+        ev += (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
     elif scoring != BASIC:
-        if exact:
-            ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
-        else:
-            ev += bonus * _scoop_bound(joint, wf, wm, wb, xf, xm, xb)
+        ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
     if single:
         rf, rm, rb = keep_largest_royalty(rf, rm, rb)
     if net:
@@ -253,6 +202,6 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                 ev += bonus * _scoop_odds(joint, wf[f], wm[b], wb[a], xf[f], xm[b], xb[a])
         else:
             ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
-                           lf[f], lm[b], lb[a], scoring, bonus, net, single, joint, True)
+                           lf[f], lm[b], lb[a], scoring, bonus, net, single, joint)
         out_ev[i] = ev
     return n
