@@ -42,8 +42,11 @@ from solver.games.capsa.strategy.play import deal, natural_codes, table_play
 from solver.games.capsa.strategy.tables import DATA_FILE, tables_file, tables_for, without_removal
 from solver.warmup import warm_up
 
-# the shipped tables without their card-removal shifts (what the previous code shipped with)
-PLAIN = without_removal(DATA_FILE, Path(tempfile.mkdtemp(prefix="capsa-bench-")) / "plain.npz")
+# the shipped tables without their card-removal shifts, and without the rows' joint model too
+# (what the previous code shipped with)
+_TMP = Path(tempfile.mkdtemp(prefix="capsa-bench-"))
+PLAIN = without_removal(DATA_FILE, _TMP / "plain.npz")
+BARE = without_removal(DATA_FILE, _TMP / "bare.npz", keep_joint=False)
 
 PEERS = (
     ("public C++ solver (pattern-built candidates only), per hand", 19.2, "us/hand"),
@@ -82,12 +85,14 @@ def versus(label: str, new: float, old: float, unit: str, scale: float,
 
 def triple(new, old, repeat: int = 3) -> tuple[float, float, float]:
     """Best-of CPU times of ``new`` with the shipped tables, ``new`` with the tables without
-    card removal and ``old`` (the previous path, which shipped without it), alternated."""
+    card removal and ``old`` (the previous path, with the tables it shipped with: neither
+    card removal nor the rows' joint model), alternated."""
     tn = tp = to = float("inf")
     for _ in range(repeat):
         tn = min(tn, cpu_time(new))
         with tables_file(PLAIN):
             tp = min(tp, cpu_time(new))
+        with tables_file(BARE):
             to = min(to, cpu_time(old))
     return tn, tp, to
 

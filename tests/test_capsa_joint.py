@@ -3,6 +3,7 @@ reference: counting the pool directly, and the product for independent rows."""
 
 from __future__ import annotations
 
+import capsa_legacy as legacy
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,8 +11,10 @@ from hypothesis import strategies as st
 
 from solver.games.capsa.kernels.table import NO_JOINT, scoop_chance, scoop_odds_many
 from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.search import search_best
 from solver.games.capsa.strategy.joint import copula_grids, orthant_grid, uniforms
-from solver.games.capsa.strategy.tables import load_raw, tables_for
+from solver.games.capsa.strategy.play import deal
+from solver.games.capsa.strategy.tables import DATA_FILE, load_raw, tables_for, without_removal
 
 
 def _pool(rng: np.random.Generator, n: int, size: int = 60) -> tuple[np.ndarray, np.ndarray]:
@@ -102,10 +105,48 @@ def test_shipped_grids_grow_with_each_win_chance(w, row, step):
 
 
 def test_tables_carry_the_files_joint_model():
-    for preset in ("standard", "two-four"):
+    for preset in ("standard", "two-four", "basic", "indonesia"):
         raw = load_raw()[preset]
-        st_ = tables_for(resolve_rules(preset))
-        if "joint" in raw:
-            np.testing.assert_array_equal(st_.joint_grid, raw["joint"])
-        else:
-            assert st_.joint_grid is NO_JOINT
+        assert raw["joint"].shape == (2, 33, 33, 33)  # the shipped file has one per preset
+        np.testing.assert_array_equal(tables_for(resolve_rules(preset)).joint_grid,
+                                      raw["joint"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e-12, 1 + 1e-12), min_size=6, max_size=6))
+def test_scoop_bound_is_above_the_value_on_the_shipped_grids(v):
+    """What the search skips a split on (and bounds a back with) is never below its value."""
+    from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds
+    for preset in ("standard", "indonesia"):
+        joint = load_raw()[preset]["joint"]
+        assert _scoop_bound.py_func(joint, *v) >= _scoop_odds.py_func(joint, *v) - 1e-12
+
+
+def _full_top(hand: np.ndarray, rules, tables, k: int) -> list[tuple[int, float]]:
+    """Every valid split scored under ``tables``, then the best ``k`` distinct row triples."""
+    _, chosen = legacy._old_top(*legacy._old_subsets(hand, rules.wheel), rules, k, tables)
+    return [(p, v) for p, v, _ in chosen]
+
+
+PLAIN_RULES = ["standard", {"preset": "standard", "single_royalty": True},
+               {"preset": "standard", "royalty_mode": "net"},
+               {"preset": "standard", "scoring": "scoop-one"}, "indonesia"]
+
+
+@pytest.fixture(scope="module")
+def plain_file(tmp_path_factory):
+    """The shipped tables without card removal: the plain search with the joint model."""
+    return without_removal(DATA_FILE, tmp_path_factory.mktemp("plain") / "plain.npz")
+
+
+@pytest.mark.parametrize("spec", PLAIN_RULES, ids=str)
+def test_plain_search_with_the_joint_model_is_the_full_search(plain_file, spec):
+    rules = resolve_rules(spec)
+    tables = tables_for(rules, plain_file)
+    assert tables.removal is None and tables.joint is not None
+    hands = deal(np.random.default_rng(11), 40)[:, 0]
+    split, ev, rows, found = search_best(hands, rules, tables, 4)
+    for i, h in enumerate(hands):
+        want = _full_top(h, rules, tables, 4)
+        got = [(int(split[i, j]), float(ev[i, j])) for j in range(int(found[i]))]
+        assert got == want

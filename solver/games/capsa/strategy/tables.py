@@ -149,12 +149,13 @@ def tables_file(path: str | Path) -> Iterator[None]:
         _IN_USE.pop()
 
 
-def without_removal(path: str | Path, out: str | Path) -> Path:
-    """Write the tables file ``path`` without its card-removal shifts to ``out`` (the rows'
-    joint model stays)."""
+def without_removal(path: str | Path, out: str | Path, keep_joint: bool = True) -> Path:
+    """Write the tables file ``path`` without its card-removal shifts to ``out``; the rows'
+    joint model stays unless ``keep_joint`` is false (the tables as they were before both)."""
     raw = load_raw(str(path))
+    names = ("hist", "naturals", "joint") if keep_joint else ("hist", "naturals")
     arrays = {f"{preset}/{name}": raw[preset][name] for preset in TRAINED_PRESETS
-              if preset in raw for name in ("hist", "naturals", "joint") if name in raw[preset]}
+              if preset in raw for name in names if name in raw[preset]}
     meta = {**raw["meta"], "removal": None, "note": "card-removal shifts left out"}
     write_arrays(Path(out), arrays, meta)
     return Path(out)
