@@ -259,8 +259,11 @@ def test_ctrl_c_then_rerun_gives_every_line_once(tmp_path, workers, group):
     argv = [sys.executable, "-m", "solver.cli", "batch", "in.txt", "-o", "out.jsonl",
             "--workers", str(workers), "--method", "montecarlo", "--samples", "20",
             "--opponents", "1", "--chunk-size", "15", "--no-progress"]
+    # a shell runs background jobs with SIGINT ignored, and a child inherits that: give the
+    # command the default disposition, as a terminal would, whatever launched the tests
     proc = subprocess.Popen(argv, cwd=tmp_path, stderr=subprocess.PIPE, env=_env(),
-                            start_new_session=group)
+                            start_new_session=group,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline:
         time.sleep(0.01)
