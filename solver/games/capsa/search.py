@@ -12,7 +12,6 @@ import numpy as np
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
-from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
@@ -23,19 +22,14 @@ _MAX_CACHED = 32
 
 
 def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, joint: np.ndarray) -> np.ndarray:
-    """The kernel's non-separable value part, on arrays (scoop bonus or two-four's unit)."""
-    xf, xm, xb = 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb
-    if rules.scoring == "two-four":
-        a2, a1 = wf * wm, tf * wm + wf * tm
-        a0 = wf * xm + tf * tm + xf * wm
-        b1, b2 = tf * xm + xf * tm, xf * xm
-        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
-    if rules.scoring == "basic":
-        return np.zeros_like(wf)
+    """The kernels' bound of the non-separable value part (scoop bonus or two-four's unit),
+    on arrays: the kernel itself, so the first bound is the one the search reads."""
     out = np.empty(len(wb))
-    KT.scoop_odds_many(joint, *(np.ascontiguousarray(np.broadcast_to(a, out.shape), dtype=float)
-                                for a in (wf, wm, wb, xf, xm, xb)), out)
-    return rules.scoop_bonus * out
+    scoring, bonus, _, _ = kernel_params(rules)
+    KS.nonseparable_many(joint, scoring, bonus,
+                         *(np.ascontiguousarray(np.broadcast_to(a, out.shape), dtype=float)
+                           for a in (wf, tf, wm, tm, wb, tb)), out)
+    return out
 
 
 def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:

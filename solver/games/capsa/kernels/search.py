@@ -361,3 +361,10 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     nc += 1
                 order = np.argsort(-cub[:nc])
         _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
+
+
+@njit
+def nonseparable_many(joint, scoring, bonus, wf, tf, wm, tm, wb, tb, out):
+    """:func:`_nonseparable` over arrays (for the per-strength first bound of the terms)."""
+    for i in range(out.shape[0]):
+        out[i] = _nonseparable(wf[i], tf[i], wm[i], tm[i], wb[i], tb[i], scoring, bonus, joint)
