@@ -215,21 +215,34 @@ def parse_cards(
     return ids
 
 
+# every card id's text, for the formatting fast path (ints and NumPy integers hash alike)
+_NAME_OF = {**{c: RANK_CHARS[c // 4] + SUIT_CHARS[c % 4] for c in range(52)},
+            SMALL_JOKER: "SJ", BIG_JOKER: "BJ"}
+
+
 def format_card(card: int) -> str:
-    """Canonical text of a card id: ``As``, ``Td``, ``BJ``."""
+    """Canonical text of a card id: ``As``, ``Td``, ``BJ``.
+
+    >>> format_card(51), format_card(0), format_card(53)
+    ('As', '2c', 'BJ')
+    """
+    name = _NAME_OF.get(card)
+    if name is not None:
+        return name
     card = int(card)
-    if card == BIG_JOKER:
-        return "BJ"
-    if card == SMALL_JOKER:
-        return "SJ"
-    if not 0 <= card < 52:
+    if not 0 <= card <= BIG_JOKER:
         raise CardError([f"card id {card} is not between 0 and 53"])
-    return RANK_CHARS[card // 4] + SUIT_CHARS[card % 4]
+    return _NAME_OF[card]
 
 
 def format_cards(cards: Iterable[int]) -> list[str]:
-    """Canonical strings for card ids, in the given order."""
-    return [format_card(c) for c in cards]
+    """Canonical strings for card ids, in the given order (one dictionary lookup per card:
+    this runs for every card of every listed arrangement)."""
+    get = _NAME_OF.get
+    out = [get(c) for c in cards]
+    if None in out:
+        return [format_card(c) for c in cards]  # names the first bad id
+    return out
 
 
 def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str = "hand",

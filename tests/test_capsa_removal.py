@@ -11,7 +11,8 @@ from solver.games.capsa import kernels as K
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.search import hand_odds, hand_tables, search_best
+from solver.games.capsa.kernels.table import scoop_chance
+from solver.games.capsa.search import hand_odds, hand_tables, search_best, search_top
 from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import row_strengths
 from solver.games.capsa.strategy import removal
@@ -129,6 +130,27 @@ def test_top_k_is_the_full_search_under_the_hands_tables(removal_file, spec):
         got = [(-float(ev[i, j]), int(split[i, j]), tuple(int(x) for x in rows[i, j]))
                for j in range(int(found[i]))]
         assert got == want
+
+
+@pytest.mark.parametrize("shifts", [True, False], ids=["card removal", "no removal"])
+def test_search_odds_are_the_hands_own(removal_file, shifts):
+    """The odds the search returns with what it found (what ``arrange`` lists) are
+    :func:`hand_odds` of those rows and the joint model's chance of all three rows, with
+    card removal or without."""
+    rules = resolve_rules("standard")
+    st = tables_for(rules, removal_file)
+    if not shifts:
+        st = type(st)(**{**st.__dict__, "removal": None})
+    hands = deal(np.random.default_rng(11), 10, 1)[:, 0]
+    top = search_top(hands, rules, st, 6)
+    for i, h in enumerate(hands):
+        n = int(top.found[i])
+        w, t = hand_odds(rules, st, h, top.rows[i, :n])
+        np.testing.assert_array_equal(top.odds[i, :n, :3], w)
+        np.testing.assert_array_equal(top.odds[i, :n, 3:6], t)
+        np.testing.assert_array_equal(top.odds[i, :n, 6],
+                                      [scoop_chance(st.joint_grid, *row) for row in w])
+        np.testing.assert_array_equal(top.odds[i, n:], 0.0)
 
 
 def test_no_shift_plays_as_plain_table(removal_file):

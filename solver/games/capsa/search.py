@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -146,20 +146,33 @@ def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
 _ROW_LISTS: dict[tuple, tuple] = {}
 
 
-def row_lists(rules: Rules, st: StrategyTables) -> tuple[list, list, list, list]:
-    """Win and tie chances (per row, per strength), hand kind per strength and royalty units
-    (per row, per strength) as Python lists: what listing a few arrangements reads, without
-    a NumPy call per value (cached per tables object)."""
-    return _per_tables(_ROW_LISTS, (id(st), rules), st,
-                       lambda: (st.pw.tolist(), st.pt.tolist(), TABLES[rules.wheel].kind.tolist(),
-                                rules.royalty_array.tolist()))
+def row_lists(rules: Rules) -> tuple[list, list]:
+    """Hand kind per strength and royalty units (per row, per strength) as Python lists: what
+    listing a few arrangements reads, without a NumPy call per value (cached per rules)."""
+    hit = _ROW_LISTS.get(rules)
+    if hit is None:
+        if len(_ROW_LISTS) >= _MAX_CACHED:
+            _ROW_LISTS.clear()
+        hit = _ROW_LISTS[rules] = (TABLES[rules.wheel].kind.tolist(),
+                                   rules.royalty_array.tolist())
+    return hit
 
 
-def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
-                k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+class TopK(NamedTuple):
+    """What the search returns for a batch of N hands and its ``k``."""
+
+    split: np.ndarray  # (N, k) packed splits (-1 past ``found``)
+    ev: np.ndarray     # (N, k) values against one opponent, best first
+    rows: np.ndarray   # (N, k, 3) row strengths: front, middle, back
+    found: np.ndarray  # (N,) how many distinct row-strength triples were found
+    odds: np.ndarray   # (N, k, 7) win chances of the rows, their tie chances, chance of all three
+
+
+def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
+               k: int = 1) -> TopK:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
-    strategy: packed splits (N, k), values (N, k), rows (N, k, 3) and how many (N,).
-    Under tables with card removal each hand is valued with its own opponent tables."""
+    strategy, with their odds against one opponent. Under tables with card removal each
+    hand is valued with its own opponent tables, and the odds are its own."""
     st = tables if tables is not None else tables_for(rules)
     _, terms = terms_for(rules, st)
     t = TABLES[rules.wheel]
@@ -169,15 +182,23 @@ def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None =
     ev = np.full((n, k), -np.inf)
     rows = np.zeros((n, k, 3), dtype=np.int32)
     found = np.zeros(n, dtype=np.int64)
+    odds = np.zeros((n, k, 7))
     scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                        t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
                        coef, st.roy, scoring, bonus, net, single, st.joint_grid, k,
-                       *_scratch(t.size), split, ev, rows, found)
+                       *_scratch(t.size), split, ev, rows, found, odds)
     else:
         KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                      t.front_floor, terms, t.class_cap, _RANK_KEYS,
-                     scoring, bonus, net, single, st.joint_grid, k, split, ev, rows, found)
-    return split, ev, rows, found
+                     scoring, bonus, net, single, st.joint_grid, k, split, ev, rows, found, odds)
+    return TopK(split, ev, rows, found, odds)
+
+
+def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
+                k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`search_top` without the odds: packed splits (N, k), values (N, k), rows
+    (N, k, 3) and how many (N,)."""
+    return search_top(hands, rules, tables, k)[:4]

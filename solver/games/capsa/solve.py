@@ -39,13 +39,12 @@ from solver.executors.pool import PoolExecutor
 from solver.games.capsa import kernels as K
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.kernels.splits import INDEX_BITS, STRENGTH_BITS
-from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.limits import MAX_SAMPLES, MAX_TOP
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import make_seat, royalty_units
 from solver.games.capsa.rules import Rules, resolve_rules
-from solver.games.capsa.search import hand_odds, row_lists, search_best
+from solver.games.capsa.search import row_lists, search_top
 from solver.games.capsa.splits import (
     Arrangement,
     all_valid_splits,
@@ -98,7 +97,7 @@ class RankedArrangement:
         set_(self, "scoop", scoop)
         set_(self, "_arrangement", arrangement)
         set_(self, "_rows", rows)
-        set_(self, "_lazy", lazy)  # (cards, packed, (f, m, b), win, tie, kinds) or None
+        set_(self, "_lazy", lazy)  # (cards, packed, (f, m, b), odds, kinds) or None
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"RankedArrangement is read-only: cannot set {name!r}")
@@ -113,11 +112,11 @@ class RankedArrangement:
     @property
     def rows(self) -> tuple[RowInfo, RowInfo, RowInfo]:
         if self._rows is None:
-            _, _, (f, m, b), win, tie, kinds = self._lazy  # type: ignore[misc]
+            _, _, (f, m, b), odds, kinds = self._lazy  # type: ignore[misc]
             object.__setattr__(self, "_rows", (
-                RowInfo("front", KIND_NAMES[kinds[f]], win[0][f], tie[0][f]),
-                RowInfo("middle", KIND_NAMES[kinds[m]], win[1][m], tie[1][m]),
-                RowInfo("back", KIND_NAMES[kinds[b]], win[2][b], tie[2][b])))
+                RowInfo("front", KIND_NAMES[kinds[f]], odds[0], odds[3]),
+                RowInfo("middle", KIND_NAMES[kinds[m]], odds[1], odds[4]),
+                RowInfo("back", KIND_NAMES[kinds[b]], odds[2], odds[5])))
         return self._rows  # type: ignore[return-value]
 
     def _key(self) -> tuple:
@@ -230,33 +229,23 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 # ---------------------------------------------------------------- table
 def _table_result(h: np.ndarray, rules: Rules, opponents: int,
                   top: int) -> list[RankedArrangement]:
-    """The ``top`` best distinct row-strength triples, from one best-k kernel call."""
+    """The ``top`` best distinct row-strength triples, with their odds, from one best-k
+    kernel call."""
     st = tables_for(rules)
-    split, value, rows, found = search_best(h[None, :], rules, st, top)
-    k = int(found[0])
-    pw, pt, kinds, roy = row_lists(rules, st)
+    found = search_top(h[None, :], rules, st, top)
+    k = int(found.found[0])
+    kinds, roy = row_lists(rules)
     own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
     cards = h.tolist()
-    found_rows = rows[0, :k].tolist()
-    if st.removal is not None:
-        # the hand's own odds (card removal): per arrangement, {strength: chance} per row
-        w, t = (a.tolist() for a in hand_odds(rules, st, h, rows[0, :k]))
-        odds = [([{f: w[i][0]}, {m: w[i][1]}, {b: w[i][2]}],
-                 [{f: t[i][0]}, {m: t[i][1]}, {b: t[i][2]}])
-                for i, (f, m, b) in enumerate(found_rows)]
-    else:
-        odds = [(pw, pt)] * k
     out = []
-    for p, v, fmb, (win, tie) in zip(split[0, :k].tolist(), value[0, :k].tolist(), found_rows,
-                                     odds):
+    for p, v, fmb, odds in zip(found.split[0, :k].tolist(), found.ev[0, :k].tolist(),
+                               found.rows[0, :k].tolist(), found.odds[0, :k].tolist()):
         f, m, b = fmb
         units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
                  else roy[0][f] + roy[1][m] + roy[2][b])
         ev = opponents * ((1 - st.p_natural) * (v - own) - st.p_natural * st.natural_units)
-        out.append(RankedArrangement(None, float(ev), None, units,
-                                     scoop_chance(st.joint_grid, win[0][f], win[1][m],
-                                                  win[2][b]),
-                                     (cards, p, fmb, win, tie, kinds)))
+        out.append(RankedArrangement(None, float(ev), None, units, odds[6],
+                                     (cards, p, fmb, odds, kinds)))
     return out
 
 

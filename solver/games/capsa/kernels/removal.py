@@ -43,6 +43,7 @@ from solver.games.capsa.kernels.search import (
     _next_back,
     _nonseparable,
     _offer,
+    _write_odds,
     _write_top,
 )
 from solver.games.capsa.kernels.table import (
@@ -177,7 +178,7 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
 def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
                 scoring, bonus, net, single, joint, k, slot, seen, epoch, out_split, out_ev, out_rows,
-                out_n):
+                out_n, out_odds):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
 
@@ -347,3 +348,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     nc += 1
                 order = np.argsort(-cub[:nc])
         _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
+        for i in range(n):  # the hand's own odds of what it found, from its slots
+            f, m, b = slot[brow[i, 0]], slot[brow[i, 1]], slot[brow[i, 2]]
+            _write_odds(h, i, fv[f, 0], mv[m, 0], bv[b, 0], fv[f, 1], mv[m, 1], bv[b, 1], joint,
+                        out_odds)

@@ -27,7 +27,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev
+from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev, scoop_chance
 
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength
@@ -249,6 +249,20 @@ def _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n):
 
 
 @njit(inline="always")
+def _write_odds(h, i, wf, wm, wb, tf, tm, tb, joint, out_odds):
+    """Row ``i`` of hand ``h``'s ``out_odds`` (N, k, 7): the win chances of its front, middle
+    and back, their tie chances, and the chance of winning all three (the joint model's),
+    what a listed arrangement shows."""
+    out_odds[h, i, 0] = wf
+    out_odds[h, i, 1] = wm
+    out_odds[h, i, 2] = wb
+    out_odds[h, i, 3] = tf
+    out_odds[h, i, 4] = tm
+    out_odds[h, i, 5] = tb
+    out_odds[h, i, 6] = scoop_chance(joint, wf, wm, wb)
+
+
+@njit(inline="always")
 def _next_back(pos, top, nc, order, cub, cand, thr):
     """The back to visit at step ``pos``: the strongest first (``pos`` -1), then the bounded
     ones best bound first while their bound reaches ``thr``; -1 when none is left."""
@@ -265,10 +279,10 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
               terms, class_cap, rank_keys, scoring, bonus, net, single, joint, k,
-              out_split, out_ev, out_rows, out_n):
+              out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
-    strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back) and how
-    many were found (N,). ``class_cap[c, r]`` is the strongest 5-card strength of hand class
+    strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
+    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``class_cap[c, r]`` is the strongest 5-card strength of hand class
     ``c`` whose leading rank is ``r``; ``rank_keys`` the rank keys of the card words."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
@@ -361,6 +375,10 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     nc += 1
                 order = np.argsort(-cub[:nc])
         _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
+        for i in range(n):
+            f, m, b = brow[i, 0], brow[i, 1], brow[i, 2]
+            _write_odds(h, i, terms[WF, f], terms[WM, m], terms[WB, b], terms[TF, f],
+                        terms[TM, m], terms[TB, b], joint, out_odds)
 
 
 @njit
