@@ -188,3 +188,19 @@ def test_shifts_are_deterministic_whatever_the_workers(removal_file, tmp_path):
     for preset in ("two-four", "standard"):
         for name in ("hist", "naturals", "removal", "joint"):
             np.testing.assert_array_equal(a[preset][name], b[preset][name])
+
+
+def test_alpha_scale_is_written_and_recorded(tmp_path, capsys):
+    out = tmp_path / "scaled.npz"
+    assert removal.main(["--hands", "1000", "--presets", "two-four", "--workers", "1",
+                         "--alpha-scale", "two-four=0.5", "-o", str(out)]) == 0
+    raw = load_raw(str(out))
+    assert raw["two-four"]["alpha"] == pytest.approx(removal.ALPHA * 0.5, abs=0)
+    assert raw["meta"]["removal"]["alpha_scale"] == {"two-four": 0.5}
+    assert "--alpha-scale two-four=0.5" in raw["meta"]["removal"]["command"]
+    for bad in (["--alpha-scale", "two-four=x"], ["--alpha-scale", "nine=1"],
+                ["--alpha-scale", "standard=0.5"]):
+        with pytest.raises(SystemExit) as exc:
+            removal.main(["--hands", "1000", "--presets", "two-four", *bad, "-o", str(out)])
+        assert exc.value.code == 2
+        assert "--alpha-scale" in capsys.readouterr().err

@@ -13,7 +13,9 @@ tables file. The strategy then plays, for a hand holding ``n_k`` cards of rank `
 distribution ``p + ALPHA * sum_k n_k * delta[k]``, its win/tie/royalty tables clamped into a
 distribution (see :mod:`solver.games.capsa.kernels.removal`). ``ALPHA`` scales one card's effect to thirteen: one
 card removed moves every other card's chance to be in the opponent's hand from 13/52 to 13/51,
-thirteen move it to 13/39, which is ``ALPHA`` times thirteen single moves.
+thirteen move it to 13/39, which is ``ALPHA`` times thirteen single moves. The first-order
+model is not exact, so ``--alpha-scale PRESET=X`` writes ``X * ALPHA`` for a preset: an
+empirical strength, chosen by measuring exploitability (see the README), recorded in the file.
 
     python -m solver.games.capsa.strategy.removal --tables IN.npz --hands 1000000 -o OUT.npz
 
@@ -104,6 +106,22 @@ def measure(preset: str, path: str, hands: int, seed: int, workers: int
     return hist, naturals, deltas(hist, with_card, held), joint
 
 
+def _alpha_scales(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, float]:
+    """``PRESET=X`` items as {preset: X}, or the parser's one-line error naming the item."""
+    out: dict[str, float] = {}
+    for item in items:
+        preset, _, value = item.partition("=")
+        try:
+            x = float(value)
+        except ValueError:
+            x = float("nan")
+        if preset not in TRAINED_PRESETS or not 0.0 <= x <= 4.0:
+            ap.error(f"--alpha-scale: {item!r} is not PRESET=X with PRESET one of "
+                     f"{', '.join(TRAINED_PRESETS)} and X between 0 and 4")
+        out[preset] = x
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m solver.games.capsa.strategy.removal",
                                  description=__doc__,
@@ -114,14 +132,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--presets", nargs="+", default=None, choices=TRAINED_PRESETS,
                     help="presets to measure (default: every preset of the file)")
+    ap.add_argument("--alpha-scale", nargs="+", default=[], metavar="PRESET=X",
+                    help="scale a measured preset's card-removal strength: its alpha is "
+                         "X times the first-principles ALPHA (default 1 for every preset)")
     ap.add_argument("-o", "--output", type=Path, required=True)
     args = ap.parse_args(argv)
     if args.hands < 1000:
         ap.error("--hands must be at least 1000")
+    scale = _alpha_scales(ap, args.alpha_scale)
     if not args.tables.is_file():
         ap.error(f"--tables: no file {str(args.tables)!r}")
     raw = load_raw(str(args.tables))
     presets = args.presets or [p for p in TRAINED_PRESETS if p in raw]
+    if set(scale) - set(presets):
+        ap.error(f"--alpha-scale: {', '.join(sorted(set(scale) - set(presets)))} is not measured "
+                 f"in this run (measured: {', '.join(presets)})")
     start = time.time()
     arrays: dict[str, np.ndarray] = {}
     for preset in (p for p in TRAINED_PRESETS if p in raw):
@@ -129,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             hist, naturals, delta, joint = measure(preset, str(args.tables), args.hands,
                                                    args.seed, args.workers)
             arrays[f"{preset}/removal"] = delta.astype(np.float32)
-            arrays[f"{preset}/alpha"] = np.array(ALPHA)
+            arrays[f"{preset}/alpha"] = np.array(ALPHA * scale.get(preset, 1.0))
             arrays[f"{preset}/joint"] = joint.astype(np.float32)
             print(f"  {preset}: {args.hands} hands, {time.time() - start:.0f} s", file=sys.stderr)
         else:
@@ -145,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     meta["removal"] = {
         "command": (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
                     f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "
-                    f"-o {args.output.name}"),
-        "hands": args.hands, "seed": args.seed, "presets": presets,
+                    + "".join(f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
+                    + f"-o {args.output.name}"),
+        "hands": args.hands, "seed": args.seed, "presets": presets, "alpha_scale": scale,
         "previous": raw["meta"].get("removal")}
     write_arrays(args.output, arrays, meta)
     print(f"wrote {args.output} in {time.time() - start:.0f} s", file=sys.stderr)
