@@ -3,6 +3,7 @@ kernel call for a whole batch of hands (see :mod:`solver.games.capsa.kernels.sea
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -143,19 +144,11 @@ def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
     return w, t
 
 
-_ROW_LISTS: dict[tuple, tuple] = {}
-
-
+@functools.lru_cache(maxsize=_MAX_CACHED)
 def row_lists(rules: Rules) -> tuple[list, list]:
     """Hand kind per strength and royalty units (per row, per strength) as Python lists: what
     listing a few arrangements reads, without a NumPy call per value (cached per rules)."""
-    hit = _ROW_LISTS.get(rules)
-    if hit is None:
-        if len(_ROW_LISTS) >= _MAX_CACHED:
-            _ROW_LISTS.clear()
-        hit = _ROW_LISTS[rules] = (TABLES[rules.wheel].kind.tolist(),
-                                   rules.royalty_array.tolist())
-    return hit
+    return TABLES[rules.wheel].kind.tolist(), rules.royalty_array.tolist()
 
 
 class TopK(NamedTuple):

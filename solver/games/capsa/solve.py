@@ -232,14 +232,14 @@ def _table_result(h: np.ndarray, rules: Rules, opponents: int,
     """The ``top`` best distinct row-strength triples, with their odds, from one best-k
     kernel call."""
     st = tables_for(rules)
-    found = search_top(h[None, :], rules, st, top)
-    k = int(found.found[0])
+    best = search_top(h[None, :], rules, st, top)
+    k = int(best.found[0])
     kinds, roy = row_lists(rules)
     own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
     cards = h.tolist()
     out = []
-    for p, v, fmb, odds in zip(found.split[0, :k].tolist(), found.ev[0, :k].tolist(),
-                               found.rows[0, :k].tolist(), found.odds[0, :k].tolist()):
+    for p, v, fmb, odds in zip(best.split[0, :k].tolist(), best.ev[0, :k].tolist(),
+                               best.rows[0, :k].tolist(), best.odds[0, :k].tolist()):
         f, m, b = fmb
         units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
                  else roy[0][f] + roy[1][m] + roy[2][b])

@@ -27,7 +27,13 @@ from numba.cpython.unsafe.numbers import leading_zeros
 from solver._jit import njit
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev, scoop_chance
+from solver.games.capsa.kernels.table import (
+    _majority_odds,
+    _scoop_bound,
+    _scoop_odds,
+    _table_ev,
+    scoop_chance,
+)
 
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength
@@ -59,15 +65,7 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus, joint):
     unit for winning more rows (rows taken as independent, exact). Both grow with each row's
     win chance and fall with its loss chance, which the bounds rely on."""
     if scoring == TWO_FOUR:
-        xf = 1.0 - wf - tf
-        xm = 1.0 - wm - tm
-        xb = 1.0 - wb - tb
-        a2 = wf * wm
-        a1 = tf * wm + wf * tm
-        a0 = wf * xm + tf * tm + xf * wm
-        b1 = tf * xm + xf * tm
-        b2 = xf * xm
-        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+        return _majority_odds(wf, tf, wm, tm, wb, tb)
     if scoring == BASIC:
         return 0.0
     return bonus * _scoop_bound(joint, wf, wm, wb, 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb)
@@ -282,8 +280,9 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
               out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
-    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``class_cap[c, r]`` is the strongest 5-card strength of hand class
-    ``c`` whose leading rank is ``r``; ``rank_keys`` the rank keys of the card words."""
+    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``class_cap[c, r]``
+    is the strongest 5-card strength of hand class ``c`` whose leading rank is ``r``;
+    ``rank_keys`` the rank keys of the card words."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)

@@ -90,6 +90,22 @@ def scoop_chance(joint, wf, wm, wb):
     return _grid_at(joint, 0, wf, wm, wb)
 
 
+@njit(inline="always")
+def _majority_odds(wf, tf, wm, tm, wb, tb):
+    """Two-four's unit for winning more rows, P(more wins than losses) - P(fewer), with the
+    opponent's rows taken as independent: the distribution of the first two rows' sum, then
+    the third. It grows with each row's win chance and falls with its loss chance."""
+    xf = 1.0 - wf - tf
+    xm = 1.0 - wm - tm
+    xb = 1.0 - wb - tb
+    a2 = wf * wm
+    a1 = tf * wm + wf * tm
+    a0 = wf * xm + tf * tm + xf * wm
+    b1 = tf * xm + xf * tm
+    b2 = xf * xm
+    return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+
+
 @njit
 def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single,
               joint):
@@ -101,13 +117,7 @@ def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, ne
     xb = 1.0 - wb - tb
     ev = (wf - xf) + (wm - xm) + (wb - xb)
     if scoring == TWO_FOUR:
-        # sign(wins - losses): distribution of the first two rows' sum, then the third
-        a2 = wf * wm
-        a1 = tf * wm + wf * tm
-        a0 = wf * xm + tf * tm + xf * wm
-        b1 = tf * xm + xf * tm
-        b2 = xf * xm
-        ev += (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+        ev += _majority_odds(wf, tf, wm, tm, wb, tb)
     elif scoring != BASIC:
         ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
     if single:

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     meta["removal"] = {
         "command": (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
                     f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "
-                    + "".join(f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
+                    + (f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
                     + f"-o {args.output.name}"),
         "hands": args.hands, "seed": args.seed, "presets": presets, "alpha_scale": scale,
         "previous": raw["meta"].get("removal")}
