@@ -124,6 +124,15 @@ def test_click_thirteen_cards_and_solve(page, capsa_route, app):
     assert page.locator("#results .natural").inner_text().startswith("Natural: Dragon")
     assert page.locator("#summary").inner_text().startswith(
         f"{api.get_json()['valid_arrangements']:,} valid arrangements")
+    # Without card removal the page asks for, and shows, the faster strategy's answer.
+    plain = app.test_client().post("/v1/capsa/arrange", json={
+        "hand": " ".join(HAND), "opponents": 3, "top": 5, "card_removal": False}).get_json()
+    assert plain["card_removal"] is False and plain["arrangements"][0]["ev"] != first["ev"]
+    page.uncheck("#card-removal")
+    page.click("#solve-btn")
+    page.wait_for_function(
+        "ev => Math.abs(Number(document.querySelector('#arrangements li.arrangement .ev')"
+        ".dataset.ev) - ev) < 1e-6", arg=plain["arrangements"][0]["ev"])
 
 
 def test_paste_hand_and_solve_with_enter(page, capsa_route):

@@ -9,9 +9,9 @@ import pytest
 import solver.games.capsa.solve as solve_mod
 from solver.games.capsa import kernels as K
 from solver.games.capsa.kernel_args import kernel_params
+from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.search import hand_odds, hand_tables, search_best, search_top
 from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import row_strengths

@@ -64,6 +64,9 @@ Hand = cards(HAND_SIZE, description="a hand")
 Seed = bounded(0, MAX_SEED, "random seed")
 Samples = bounded(1, MAX_SAMPLES_PER_REQUEST, "Monte Carlo samples (deals of the unseen cards)")
 Opponents = bounded(1, MAX_OPPONENTS, "number of opponents")
+CardRemoval = Annotated[bool, Field(
+    description="play the table strategy with card removal (default); false: about 2.5 times "
+                "faster a hand, and more exploitable")]
 
 
 def _table(kinds: tuple[str, ...]) -> Any:
@@ -149,6 +152,7 @@ class ArrangeRequest(Body):
         min_length=1, max_length=MAX_OPPONENTS)] | None = None
     opponent_arrangements: Annotated[list[ArrangementIn], Field(
         min_length=1, max_length=MAX_OPPONENTS)] | None = None
+    card_removal: CardRemoval = True
 
 
 class RowOut(BaseModel):
@@ -182,6 +186,7 @@ class ArrangeResponse(BaseModel):
     method: Literal[METHODS]  # type: ignore[valid-type]
     opponents: int
     candidates: int
+    card_removal: bool = Field(description="whether the table decisions used card removal")
     samples: int | None = None
     seed: int | None = None
     elapsed_ms: float
@@ -195,6 +200,7 @@ class BatchRequest(Body):
     method: choice("method", BATCH_METHODS) = "table"  # type: ignore[valid-type]
     samples: Samples = 1000  # type: ignore[valid-type]
     seed: Seed = 0  # type: ignore[valid-type]
+    card_removal: CardRemoval = True
 
 
 class BestOut(BaseModel):
@@ -265,7 +271,8 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                   body.seed, body.top,
                   opponent_hands=body.opponent_hands,
                   opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
-                  if body.opponent_arrangements else None, max_work=MAX_WORK)
+                  if body.opponent_arrangements else None, max_work=MAX_WORK,
+                  card_removal=body.card_removal)
     out = res.to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out
@@ -280,7 +287,8 @@ def arrange_batch(body: BatchRequest) -> dict:
                          f"all (hands x samples), got {len(body.hands) * body.samples:,}")
     start = time.perf_counter()
     results = arrange_many(body.hands, _rules(body.rules), body.opponents, body.method,
-                           body.samples, body.seed, processes=1, max_work=MAX_WORK)
+                           body.samples, body.seed, processes=1, max_work=MAX_WORK,
+                           card_removal=body.card_removal)
     return {"results": results, "elapsed_ms": round((time.perf_counter() - start) * 1e3, 3)}
 
 

@@ -176,6 +176,7 @@
       method: $("method").value,
       top: Number($("top").value),
     };
+    if (!$("card-removal").checked) body.card_removal = false;
     if (body.method === "montecarlo") {
       const n = Number($("samples").value);
       if (Number.isFinite(n) && $("samples").value !== "") body.samples = n;

@@ -106,11 +106,12 @@ def _short(message: str) -> str:
 
 def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
     """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
-    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them, and optionally
-    the output format (``jsonl``, the default, or ``parquet``: then ``results`` is one whole
-    Parquet file). Pure: safe to retry."""
+    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them, optionally
+    followed by the output format (``jsonl``, the default, or ``parquet``: then ``results``
+    is one whole Parquet file) and ``card_removal`` (default true). Pure: safe to retry."""
 
-    solve_args, fmt = (args[:5], args[5]) if len(args) > 5 else (args, "jsonl")
+    fmt = args[5] if len(args) > 5 else "jsonl"
+    solve_args = args[:5] + args[6:7]
     hands: list[np.ndarray] = []
     lines: list[int] = []
     ids: list[object] = []
@@ -240,12 +241,14 @@ class BatchConfig:
     ordered: bool = False
     progress: bool = True
     format: str = "jsonl"
+    card_removal: bool = True
     # called after each chunk is written (tests use it to interrupt a run at a known point)
     on_chunk: Callable[[int], None] | None = field(default=None, repr=False)
 
     @property
     def args(self) -> tuple:
-        return (self.rules, self.opponents, self.method, self.samples, self.seed, self.format)
+        return (self.rules, self.opponents, self.method, self.samples, self.seed, self.format,
+                self.card_removal)
 
 
 def check_config(cfg: BatchConfig) -> None:

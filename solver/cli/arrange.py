@@ -12,7 +12,8 @@ from solver.games.capsa.solve import arrange
 def format_arrange(res: dict) -> str:
     lines = [f"hand: {' '.join(res['hand'])}",
              f"valid arrangements: {res['valid_arrangements']:,}   method: {res['method']}, "
-             f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"]
+             f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"
+             + ("" if res.get("card_removal", True) else ", no card removal")]
     if res["natural"]:
         lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
     for i, a in enumerate(res["arrangements"], 1):
@@ -26,7 +27,8 @@ def format_arrange(res: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
-                  args.top, opponent_hands=args.opponent_hand or None).to_dict()
+                  args.top, opponent_hands=args.opponent_hand or None,
+                  card_removal=not args.no_card_removal).to_dict()
     print(json.dumps(res, ensure_ascii=False) if args.json else format_arrange(res))
     return 0
 
@@ -43,5 +45,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--top", type=int, default=5, help="arrangements to show (default 5)")
     p.add_argument("--opponent-hand", action="append", metavar="CARDS",
                    help="an opponent's 13 cards (method known; repeat per opponent)")
+    p.add_argument("--no-card-removal", action="store_true",
+                   help="play the tables without card removal (faster, more exploitable)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)

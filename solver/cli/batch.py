@@ -28,6 +28,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="Monte Carlo deals per hand")
     p.add_argument("--seed", type=int_arg("--seed"), default=0,
                    help="Monte Carlo seed (each hand's own seed comes from it and its cards)")
+    p.add_argument("--no-card-removal", action="store_true",
+                   help="play the tables without card removal (about 2.5x faster a hand, "
+                        "more exploitable)")
     p.add_argument("--workers", type=int_arg("--workers"), default=None,
                    help="local processes (default: every core), or the --cluster local size "
                         "(default 2)")
@@ -57,7 +60,7 @@ def config_from_args(args: argparse.Namespace) -> BatchConfig:
                        samples=args.samples, seed=args.seed, workers=args.workers,
                        chunk_size=args.chunk_size, scheduler=args.scheduler,
                        cluster=args.cluster, ordered=args.ordered, format=args.format,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, card_removal=not args.no_card_removal)
 
 
 def run(args: argparse.Namespace) -> int:
