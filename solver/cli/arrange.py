@@ -13,7 +13,7 @@ def format_arrange(res: dict) -> str:
     lines = [f"hand: {' '.join(res['hand'])}",
              f"valid arrangements: {res['valid_arrangements']:,}   method: {res['method']}, "
              f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"
-             + ("" if res.get("card_removal", True) else ", no card removal")]
+             + ("" if res["card_removal"] else ", no card removal")]
     if res["natural"]:
         lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
     for i, a in enumerate(res["arrangements"], 1):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,11 +14,15 @@ from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+from solver.games.capsa.strategy.tables import (
+    MAX_PER_TABLES,
+    StrategyTables,
+    per_tables,
+    tables_for,
+)
 
 _TERMS: dict[tuple, tuple[StrategyTables, np.ndarray]] = {}
 _RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
-_MAX_CACHED = 32
 
 
 def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, joint: np.ndarray) -> np.ndarray:
@@ -62,21 +65,10 @@ def build_terms(st: StrategyTables, rules: Rules) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-def _per_tables(cache: dict, key: tuple, st: StrategyTables, build: Callable[[], Any]) -> Any:
-    """``build()``, cached in ``cache`` under ``key`` for as long as the tables object ``st``
-    it was built from is the one behind ``key`` (ids are reused once an object is gone)."""
-    hit = cache.get(key)
-    if hit is None or hit[0] is not st:
-        if len(cache) >= _MAX_CACHED:
-            cache.clear()
-        hit = cache[key] = (st, build())
-    return hit[1]
-
-
 def terms_for(rules: Rules, tables: StrategyTables | None = None) -> tuple[StrategyTables, np.ndarray]:
     """The strategy tables in force and their search terms (cached per tables object)."""
     st = tables if tables is not None else tables_for(rules)
-    return st, _per_tables(_TERMS, (id(st), rules), st, lambda: build_terms(st, rules))
+    return st, per_tables(_TERMS, (id(st), rules), st, lambda: build_terms(st, rules))
 
 
 _REMOVAL: dict[tuple, tuple] = {}
@@ -98,7 +90,7 @@ def build_removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
 
 def removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
     """:func:`build_removal_terms` (coef, win, tie, royalty), cached per tables object."""
-    return _per_tables(_REMOVAL, (id(st),), st, lambda: build_removal_terms(st))
+    return per_tables(_REMOVAL, (id(st),), st, lambda: build_removal_terms(st))
 
 
 _LOCAL = threading.local()
@@ -144,7 +136,7 @@ def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
     return w, t
 
 
-@functools.lru_cache(maxsize=_MAX_CACHED)
+@functools.lru_cache(maxsize=MAX_PER_TABLES)
 def row_lists(rules: Rules) -> tuple[list, list]:
     """Hand kind per strength and royalty units (per row, per strength) as Python lists: what
     listing a few arrangements reads, without a NumPy call per value (cached per rules)."""

@@ -573,13 +573,13 @@ def _map_chunks(arr: np.ndarray, task: Any, args: tuple, processes: int | None,
 
 
 def _batch_args(hands: Iterable[object] | np.ndarray, rules: object, method: str,
-                card_removal: bool) -> np.ndarray:
+                card_removal: object) -> tuple[np.ndarray, bool]:
+    """The parsed hands and the checked ``card_removal``: every problem before any work."""
     arr = _parse_many(hands)
-    resolve_rules(rules)  # type: ignore[arg-type]  # fail before any work
+    resolve_rules(rules)  # type: ignore[arg-type]
     if method not in ("table", "montecarlo"):
         raise InputError(f"batch method must be table or montecarlo, got {method!r}")
-    _check_bool("card_removal", card_removal)
-    return arr
+    return arr, _check_bool("card_removal", card_removal)
 
 
 def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard",
@@ -595,7 +595,7 @@ def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard
     ``max_work`` bounds a Monte Carlo batch's :func:`batch_work` (a :class:`WorkLimitError`
     before any sampling). ``card_removal`` as in :func:`arrange`.
     """
-    arr = _batch_args(hands, rules, method, card_removal)
+    arr, card_removal = _batch_args(hands, rules, method, card_removal)
     if method == "montecarlo" and max_work is not None:
         opponents = _check_int("opponents", opponents, 1, 3)
         samples = _check_int("samples", samples, 1, MAX_SAMPLES)
@@ -609,7 +609,7 @@ def arrange_many(hands: Iterable[object] | np.ndarray, rules: object = "standard
                 f"{max_work:,}; allowed: at most {max(max_work // per_sample, 0):,} samples "
                 "for these hands, or fewer hands")
     parts = _map_chunks(arr, best_chunk, (rules, opponents, method, samples, seed,
-                                          bool(card_removal)), processes, chunk_size, client)
+                                          card_removal), processes, chunk_size, client)
     return [d for part in parts for d in part]
 
 
@@ -619,8 +619,7 @@ def arrange_many_columns(hands: Iterable[object] | np.ndarray, rules: object = "
                          client: Any = None, card_removal: bool = True) -> BatchColumns:
     """:func:`arrange_many` as columns (:class:`BatchColumns`: NumPy arrays, ``to_arrow()``
     for an Arrow table, ``to_dicts()`` for the dicts), without a dict per hand."""
-    arr = _batch_args(hands, rules, method, card_removal)
+    arr, card_removal = _batch_args(hands, rules, method, card_removal)
     parts = _map_chunks(arr, best_chunk_columns, (rules, opponents, method, samples, seed,
-                                                  bool(card_removal)),
-                        processes, chunk_size, client)
+                                                  card_removal), processes, chunk_size, client)
     return BatchColumns.concat(parts)

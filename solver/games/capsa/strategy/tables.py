@@ -28,11 +28,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -171,7 +172,21 @@ def tables_for(rules: Rules, path: str | Path | None = None,
     return st if card_removal else plain_tables(st)
 
 
-_PLAIN: dict[int, tuple[StrategyTables, StrategyTables]] = {}
+MAX_PER_TABLES = 32
+
+
+def per_tables(cache: dict, key: tuple, st: StrategyTables, build: Callable[[], Any]) -> Any:
+    """``build()``, cached in ``cache`` under ``key`` for as long as the tables object ``st``
+    it was built from is the one behind ``key`` (ids are reused once an object is gone)."""
+    hit = cache.get(key)
+    if hit is None or hit[0] is not st:
+        if len(cache) >= MAX_PER_TABLES:
+            cache.clear()
+        hit = cache[key] = (st, build())
+    return hit[1]
+
+
+_PLAIN: dict[tuple, tuple[StrategyTables, StrategyTables]] = {}
 
 
 def plain_tables(st: StrategyTables) -> StrategyTables:
@@ -180,12 +195,8 @@ def plain_tables(st: StrategyTables) -> StrategyTables:
     stays. Cached per tables object, so the search's per-table terms are built once."""
     if st.removal is None:
         return st
-    hit = _PLAIN.get(id(st))
-    if hit is None or hit[0] is not st:
-        if len(_PLAIN) >= 64:
-            _PLAIN.clear()
-        hit = _PLAIN[id(st)] = (st, replace(st, p=None, removal=None, alpha=0.0))
-    return hit[1]
+    return per_tables(_PLAIN, (id(st),), st,
+                      lambda: replace(st, p=None, removal=None, alpha=0.0))
 
 
 @lru_cache(maxsize=64)
