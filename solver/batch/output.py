@@ -7,6 +7,7 @@ which :func:`scan_lines` finds and the next run cuts off.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -111,6 +112,46 @@ def _lock(fd: int, path: str) -> None:
     except OSError:
         os.close(fd)
         raise InputError(f"{path} is being written by another capsa batch") from None
+
+
+def record_path(output: str, parquet: bool) -> str:
+    """Where a run's record (:func:`write_record`) lives: inside a Parquet output directory
+    (a name Parquet readers skip), or beside a JSON lines output."""
+    return os.path.join(output, "_run.json") if parquet else output + ".run.json"
+
+
+def read_record(path: str) -> dict | None:
+    """The run record at ``path``, or None when there is none; :class:`InputError` when it
+    cannot be read as one."""
+    try:
+        with open(path, "rb") as f:
+            record = json.loads(f.read())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path} is not a capsa batch run record: {exc}") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{path} is not a capsa batch run record")
+    return record
+
+
+def write_record(path: str, record: dict) -> None:
+    """Write a run record whole: a temporary file, fsynced, renamed into place;
+    :class:`InputError` when it cannot be written."""
+    tmp = path + ".tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview((json.dumps(record, sort_keys=True) + "\n").encode())
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"cannot write the run record {path}: {exc.strerror or exc}") from None
+    fsync_dir(path)
 
 
 def fsync_dir(path: str) -> None:

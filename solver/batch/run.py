@@ -16,7 +16,15 @@ per chunk (written to a temporary name, fsynced, renamed into place): columns ``
 A bad line goes to the errors file as ``{"line": N, "error": ...}`` and the run goes on. A
 line is done once it is in OUT or in the errors file: a rerun skips it, so every input line
 lands exactly once whatever interrupted the run before. A torn tail (a crash mid-write; in
-Parquet, a part left under its temporary name) is cut off on rerun. Delete the errors file to try its lines again.
+Parquet, a part left under its temporary name) is cut off on rerun. Delete the errors file to
+try its lines again.
+
+What decides the answers (:func:`run_record`: rules, opponents, method, card removal, the
+strategy tables' hash, and Monte Carlo's samples and seed) is recorded with the output
+(``OUT.run.json``, or ``_run.json`` inside a Parquet directory) before its first chunk. A
+rerun that differs in any of them is refused, the differences named, before anything is
+written, so one output never mixes two kinds of answers. An output that holds no answers yet
+takes the new run's record; one written before records existed adopts the rerun's.
 
 >>> parse_line('{"hand": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "id": 7}')[1]
 7
@@ -42,9 +50,12 @@ from solver.batch.output import (
     Appender,
     LineSet,
     PartWriter,
+    read_record,
+    record_path,
     scan_lines,
     scan_parts,
     sigint_deferred,
+    write_record,
 )
 from solver.errors import InputError
 from solver.executors.dask import DaskExecutor, connect, require_distributed
@@ -53,6 +64,7 @@ from solver.executors.pool import PoolExecutor
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.solve import MAX_SAMPLES, best_many_columns
 from solver.games.capsa.splits import parse_hand
+from solver.games.capsa.strategy.tables import tables_digest
 from solver.warmup import warm_up
 
 DEFAULT_CHUNK = 2000
@@ -301,6 +313,30 @@ def check_config(cfg: BatchConfig) -> None:
         require_distributed()
 
 
+def run_record(cfg: BatchConfig) -> dict:
+    """What decides a run's answers: the rules (every option), the opponents, the method, the
+    card-removal switch, the strategy tables (their content hash) and, for ``montecarlo``,
+    the samples and the seed. Recorded with the output, so that a rerun with other options
+    cannot add answers of another kind to it."""
+    record = {"rules": resolve_rules(cfg.rules).to_dict(),  # type: ignore[arg-type]
+              "opponents": cfg.opponents, "method": cfg.method,
+              "card_removal": cfg.card_removal, "tables": tables_digest()}
+    if cfg.method == "montecarlo":
+        record.update(samples=cfg.samples, seed=cfg.seed)
+    return record
+
+
+def check_record(previous: dict, record: dict, output: str) -> None:
+    """:class:`InputError` naming every option in which this run differs from the one that
+    wrote ``output``."""
+    diff = [f"{key} {json.dumps(previous.get(key))} (this run: {json.dumps(record.get(key))})"
+            for key in sorted(set(previous) | set(record)) if previous.get(key) != record.get(key)]
+    if diff:
+        raise InputError(f"{output} holds answers of a run with other options: "
+                         f"{'; '.join(diff)}. Rerun with that run's options, or write to "
+                         "another output")
+
+
 def _errors_path(cfg: BatchConfig) -> str:
     return cfg.errors_file or cfg.output + ".errors.jsonl"
 
@@ -337,10 +373,16 @@ def run_batch(cfg: BatchConfig) -> Summary:
     done = LineSet()
     keep_out = keep_err = None
     parquet = cfg.format == "parquet"
+    answers = 0
     if parquet and os.path.isdir(cfg.output):
-        scan_parts(cfg.output, done)
+        answers = scan_parts(cfg.output, done)
     elif not parquet and os.path.exists(cfg.output):
-        _, keep_out = scan_lines(cfg.output, done)
+        answers, keep_out = scan_lines(cfg.output, done)
+    rec_path = record_path(cfg.output, parquet)
+    record = run_record(cfg)
+    previous = read_record(rec_path)
+    if previous is not None and answers:
+        check_record(previous, record, cfg.output)
     if os.path.exists(err_path):
         _, keep_err = scan_lines(err_path, done)
     total = None
@@ -357,6 +399,8 @@ def run_batch(cfg: BatchConfig) -> Summary:
     try:
         out = PartWriter(cfg.output) if parquet else Appender(cfg.output, keep_out)
         summary.torn_bytes_dropped += out.dropped
+        if previous != record:  # a new output, or one left without answers
+            write_record(rec_path, record)
         if keep_err is not None:  # only ever created when there is an error to write
             errs = Appender(err_path, keep_err)
             summary.torn_bytes_dropped += errs.dropped

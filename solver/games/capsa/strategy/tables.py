@@ -25,6 +25,7 @@ table and natural units are applied on top.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -148,6 +149,18 @@ def tables_file(path: str | Path) -> Iterator[None]:
         yield
     finally:
         _IN_USE.pop()
+
+
+def tables_digest(path: str | Path | None = None) -> str:
+    """A short content hash of a tables file (default: the one in use): what tells two
+    strategies apart when a result must be reproduced (``capsa batch`` records it)."""
+    return _digest(str(_IN_USE[-1] if path is None else path))
+
+
+@lru_cache(maxsize=8)
+def _digest(path: str) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()[:16]
 
 
 def without_removal(path: str | Path, out: str | Path, keep_joint: bool = True) -> Path:
