@@ -78,6 +78,26 @@ def test_best_equals_full_search_on_special_hands(spec):
     np.testing.assert_array_equal(rows[:, 0], full_rows)
 
 
+def test_bound_kept_per_strength_serves_one_hand_only():
+    """A back's bound is kept per strength for the rest of its hand (backs of one strength
+    leave the same ranks); the next hand, in the same call or the next, must not read it. The
+    same hands in one call, one by one, and one by one between other rules' calls (which
+    share the scratch) give the full search's answers."""
+    rules, other = resolve_rules("standard"), resolve_rules("two-four")
+    rng = np.random.default_rng(8)
+    hands = deal(rng, 30).reshape(-1, 13)
+    hands = np.concatenate([hands, hands[::-1]])  # the same hands again, after others
+    tables = tables_for(rules, card_removal=False)  # the plain search keeps the bounds
+    _, full_ev, full_rows = table_play(hands, rules, tables, prune=False)
+    _, ev, rows, _ = search_best(hands, rules, tables)
+    np.testing.assert_array_equal(ev[:, 0], full_ev)
+    np.testing.assert_array_equal(rows[:, 0], full_rows)
+    for i, hand in enumerate(hands):
+        search_best(hands[(i + 7) % len(hands)][None], other, tables_for(other, card_removal=False))
+        _, ev1, rows1, _ = search_best(hand[None], rules, tables)
+        assert ev1[0, 0] == full_ev[i] and (rows1[0, 0] == full_rows[i]).all()
+
+
 @pytest.mark.parametrize("spec", RULE_SETS, ids=str)
 def test_best_equals_full_search_on_hands_of_few_ranks_and_suits(spec):
     """Hands dealt from a few ranks and suits: many pairs, trips, straights and flushes left

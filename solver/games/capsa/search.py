@@ -96,13 +96,24 @@ def removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
 _LOCAL = threading.local()
 
 
-def _scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """This thread's scratch for :func:`~solver.games.capsa.kernels.removal.removal_top`
-    (allocated once: a single-hand call then clears nothing)."""
-    buf = getattr(_LOCAL, "removal", None)
-    if buf is None or buf[0].shape[0] != size:
-        buf = _LOCAL.removal = (np.empty(size, dtype=np.int64),
-                                np.full(size, -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+class _Scratch(NamedTuple):
+    """One thread's per-strength scratch for the search kernels (allocated once, so a single
+    hand's call clears nothing: hands are told apart by their number, from ``epoch``)."""
+
+    slot: np.ndarray   # where a strength's card-removal terms are (removal_top)
+    seen: np.ndarray   # the hand that last computed them
+    bseen: np.ndarray  # the hand that last bounded a back of this strength
+    bval: np.ndarray   # that bound (the back left no flush)
+    epoch: np.ndarray  # (1,) the number of the next hand
+
+
+def _scratch(size: int) -> _Scratch:
+    """This thread's :class:`_Scratch` for ``size`` strengths."""
+    buf = getattr(_LOCAL, "scratch", None)
+    if buf is None or buf.seen.shape[0] != size:
+        buf = _LOCAL.scratch = _Scratch(
+            np.empty(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
+            np.full(size, -1, dtype=np.int64), np.empty(size), np.zeros(1, dtype=np.int64))
     return buf
 
 
@@ -169,16 +180,18 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     found = np.zeros(n, dtype=np.int64)
     odds = np.zeros((n, k, 7))
     scoring, bonus, net, single = kernel_params(rules)
+    sc = _scratch(t.size)
     if st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                        t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
-                       coef, st.roy, scoring, bonus, net, single, st.joint_grid, k,
-                       *_scratch(t.size), split, ev, rows, found, odds)
+                       coef, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
+                       sc.seen, sc.epoch, split, ev, rows, found, odds)
     else:
         KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                     t.front_floor, terms, t.class_cap, _RANK_KEYS,
-                     scoring, bonus, net, single, st.joint_grid, k, split, ev, rows, found, odds)
+                     t.front_floor, terms, t.class_cap, _RANK_KEYS, scoring, bonus, net, single,
+                     st.joint_grid, k, sc.bseen, sc.bval, sc.epoch,
+                     split, ev, rows, found, odds)
     return TopK(split, ev, rows, found, odds)
 
 

@@ -276,13 +276,20 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
 
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-              terms, class_cap, rank_keys, scoring, bonus, net, single, joint, k,
-              out_split, out_ev, out_rows, out_n, out_odds):
+              terms, class_cap, rank_keys, scoring, bonus, net, single, joint, k, bseen, bval,
+              epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
     many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``class_cap[c, r]``
     is the strongest 5-card strength of hand class ``c`` whose leading rank is ``r``;
-    ``rank_keys`` the rank keys of the card words."""
+    ``rank_keys`` the rank keys of the card words.
+
+    Backs of one strength hold the same ranks, so they leave the same rank counters: unless
+    a back leaves a flush (then its suits matter), its second bound is the first one computed
+    for its strength in the hand, kept in ``bval`` (``bseen[s]``: the number of the hand that
+    computed it). ``bseen``, ``bval`` (per strength) and ``epoch`` (1,) are scratch the
+    caller keeps between calls: hand ``h`` is number ``epoch[0] + h``, so a call clears
+    nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)
@@ -299,8 +306,11 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
     exact_after = simple and use_bonus and joint.shape[1] > 1
+    first = epoch[0]
+    epoch[0] = first + hands.shape[0]
     for h in range(hands.shape[0]):
         hand = hands[h]
+        hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         top = 0
@@ -365,8 +375,15 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                         continue
                     # second bound: what the other 8 cards can make caps middle and front
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
-                                     rank_keys, scoring, bonus, joint)[0]
+                    no_flush = ((sx + _SUIT3) & _SUIT8) == 0
+                    if no_flush and bseen[va] == hid:
+                        ub = bval[va]
+                    else:
+                        ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
+                                         rank_keys, scoring, bonus, joint)[0]
+                        if no_flush:
+                            bseen[va] = hid
+                            bval[va] = ub
                     if ub < thr:
                         continue
                     cand[nc] = a
