@@ -138,19 +138,25 @@ def read_record(path: str) -> dict | None:
 def write_record(path: str, record: dict) -> None:
     """Write a run record whole: a temporary file, fsynced, renamed into place;
     :class:`InputError` when it cannot be written."""
-    tmp = path + ".tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            view = memoryview((json.dumps(record, sort_keys=True) + "\n").encode())
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        write_whole(path, (json.dumps(record, sort_keys=True) + "\n").encode())
     except OSError as exc:
         raise InputError(f"cannot write the run record {path}: {exc.strerror or exc}") from None
+
+
+def write_whole(path: str, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole or not at all: a temporary name beside it, fsynced,
+    renamed into place, and the directory fsynced."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
     fsync_dir(path)
 
 
@@ -233,18 +239,7 @@ class PartWriter:
         fsync_dir(os.path.join(path, "x"))
 
     def append(self, data: bytes) -> None:
-        name = os.path.join(self.path, f"part-{self.next:08d}.parquet")
-        tmp = name + ".tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, name)
-        fsync_dir(name)
+        write_whole(os.path.join(self.path, f"part-{self.next:08d}.parquet"), data)
         self.next += 1
 
     def close(self) -> None:
