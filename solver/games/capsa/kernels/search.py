@@ -72,6 +72,12 @@ def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus, joint):
 
 
 @njit(inline="always")
+def _flush_left(sx):
+    """Whether the suit counters ``sx`` of the cards a back leaves hold five of a suit."""
+    return ((sx + _SUIT3) & _SUIT8) != 0
+
+
+@njit(inline="always")
 def _pop_top(mask):
     """(highest rank of ``mask``, ``mask`` without it)."""
     r = _top_rank(mask)
@@ -113,7 +119,7 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
         front = rank3[2 * k[p] + k[_top_rank(any1 ^ (8 << (4 * p)))]]
     else:
         front = rank3[k[r1] + k[r2] + k[r3]]
-    if ((sx + _SUIT3) & _SUIT8) != 0:
+    if _flush_left(sx):
         # a flush is left
         return _bound_at(va, front, va, terms, front_floor, scoring, bonus, joint)
     runs = any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12) & (any1 >> 16)
@@ -375,7 +381,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                         continue
                     # second bound: what the other 8 cards can make caps middle and front
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    no_flush = ((sx + _SUIT3) & _SUIT8) == 0
+                    no_flush = not _flush_left(sx)
                     if no_flush and bseen[va] == hid:
                         ub = bval[va]
                     else:
