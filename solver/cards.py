@@ -1,8 +1,11 @@
 """Cards: ids, parsing and formatting shared by every game.
 
-A card id is ``rank * 4 + suit`` with ranks ``2..A`` as ``0..12`` and suits ``c d h s`` as
-``0..3`` (the Capsa Susun order; games with another suit order map it themselves). Da Bai Fen
-adds two jokers with ids 52 (small, ``SJ``) and 53 (big, ``BJ``).
+A card id is ``rank << RANK_SHIFT | suit`` (``rank * 4 + suit``) with ranks ``2..A`` as
+``0..12`` and suits ``c d h s`` as ``0..3`` (the Capsa Susun order; games with another suit
+order map it themselves). Da Bai Fen adds two jokers with ids 52 (small, ``SJ``) and 53 (big,
+``BJ``). Python code reads ids with :func:`rank_of`, :func:`suit_of`, :func:`card_id` and
+:func:`is_joker`; numba kernels use the module constants ``RANK_SHIFT`` and ``SUIT_MASK``
+(numba freezes module integers into the compiled code, so they cost nothing in a loop).
 
 >>> parse_cards("As 10h ♦7, kc")
 [51, 34, 21, 44]
@@ -32,11 +35,56 @@ from solver.errors import CardError
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
-SMALL_JOKER = 52
-BIG_JOKER = 53
+NUM_RANKS = 13
+NUM_SUITS = 4
+#: cards of the deck without jokers; ids ``0..NUM_CARDS - 1``
+NUM_CARDS = NUM_RANKS * NUM_SUITS
+#: ``card >> RANK_SHIFT`` is the rank, ``card & SUIT_MASK`` the suit
+RANK_SHIFT = 2
+SUIT_MASK = (1 << RANK_SHIFT) - 1
+SMALL_JOKER = NUM_CARDS
+BIG_JOKER = NUM_CARDS + 1
 JOKER_NAMES = {"SJ": SMALL_JOKER, "BJ": BIG_JOKER}
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def rank_of(card: int) -> int:
+    """The rank index (``0`` for a 2 .. ``12`` for an ace) of a card id, or of any index laid
+    out ``rank * 4 + suit`` (Big Two's own order too). Not for jokers.
+
+    >>> rank_of(51), rank_of(0)
+    (12, 0)
+    """
+    return card >> RANK_SHIFT
+
+
+def suit_of(card: int) -> int:
+    """The suit index (``c d h s`` as ``0..3``) of a card id; not for jokers.
+
+    >>> suit_of(51), suit_of(34)
+    (3, 2)
+    """
+    return card & SUIT_MASK
+
+
+def card_id(rank: int, suit: int) -> int:
+    """The id of the card of ``rank`` and ``suit`` (the inverse of :func:`rank_of` and
+    :func:`suit_of`).
+
+    >>> card_id(12, 3), card_id(rank_of(34), suit_of(34))
+    (51, 34)
+    """
+    return rank << RANK_SHIFT | suit
+
+
+def is_joker(card: int) -> bool:
+    """True for the two jokers (Da Bai Fen's ids 52 and 53), which have no rank or suit.
+
+    >>> is_joker(51), is_joker(52), is_joker(53)
+    (False, True, True)
+    """
+    return card >= SMALL_JOKER
 
 
 def either_case(text: str) -> str:
@@ -114,13 +162,13 @@ class Card:
 
     @property
     def id(self) -> int:
-        return int(self.rank) * 4 + int(self.suit)
+        return card_id(int(self.rank), int(self.suit))
 
     @classmethod
     def from_id(cls, card: int) -> Card:
-        if not 0 <= card < 52:
-            raise CardError([f"card id {card} is not between 0 and 51"])
-        return cls(Rank(card // 4), Suit(card % 4))
+        if not 0 <= card < NUM_CARDS:
+            raise CardError([f"card id {card} is not between 0 and {NUM_CARDS - 1}"])
+        return cls(Rank(rank_of(card)), Suit(suit_of(card)))
 
     @classmethod
     def parse(cls, token: str) -> Card:
@@ -148,7 +196,7 @@ def _parse_token(token: str, allow_jokers: bool) -> int | None:
         rank_part = "T"
     if len(rank_part) != 1 or rank_part not in RANK_CHARS or suit_part not in SUIT_CHARS:
         return None
-    return RANK_CHARS.index(rank_part) * 4 + SUIT_CHARS.index(suit_part)
+    return card_id(RANK_CHARS.index(rank_part), SUIT_CHARS.index(suit_part))
 
 
 def parse_card(token: str, allow_jokers: bool = False) -> int:
@@ -186,7 +234,7 @@ def parse_cards(
     problems: list[str] = []
     ids: list[int] = []
     seen: dict[int, str] = {}
-    top = 54 if allow_jokers else 52
+    top = BIG_JOKER + 1 if allow_jokers else NUM_CARDS
     for token in _tokens(cards):
         if isinstance(token, Card):
             card: int | None = token.id
@@ -216,7 +264,7 @@ def parse_cards(
 
 
 # every card id's text, for the formatting fast path (ints and NumPy integers hash alike)
-_NAME_OF = {**{c: RANK_CHARS[c // 4] + SUIT_CHARS[c % 4] for c in range(52)},
+_NAME_OF = {**{c: RANK_CHARS[rank_of(c)] + SUIT_CHARS[suit_of(c)] for c in range(NUM_CARDS)},
             SMALL_JOKER: "SJ", BIG_JOKER: "BJ"}
 
 

@@ -24,7 +24,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from solver.cards import parse_cards
+from solver.cards import NUM_CARDS, parse_cards
 from solver.errors import InputError
 from solver.games.big_two.bots import BaselineBot
 from solver.games.big_two.engine import BigTwoState
@@ -93,7 +93,7 @@ class View:
             played |= m.mask
         if played & self.mine:
             raise InputError("observation: the hand holds a card already played")
-        self.unseen = [b for b in range(52) if not ((self.mine | played) >> b) & 1]
+        self.unseen = [b for b in range(NUM_CARDS) if not ((self.mine | played) >> b) & 1]
         need = sum(c for p, c in enumerate(self.counts) if p != self.seat)
         if need > len(self.unseen):
             raise InputError(f"observation: the other seats hold {need} cards but only "

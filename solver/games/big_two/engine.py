@@ -19,7 +19,16 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import cards_twice, format_card, format_cards, parse_cards
+from solver.cards import (
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    RANK_SHIFT,
+    cards_twice,
+    format_card,
+    format_cards,
+    parse_cards,
+)
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState
 from solver.games.big_two.moves import (
@@ -41,7 +50,7 @@ __all__ = ["BigTwoState", "PHASES", "deal", "new_game", "penalty"]
 
 #: The phases of a hand (one label style with the other games): playing, then over.
 PHASES = ("play", "over")
-ALL_CARDS = frozenset(range(52))
+ALL_CARDS = frozenset(range(NUM_CARDS))
 
 
 def penalty(cards_left: int) -> int:
@@ -59,7 +68,8 @@ def penalty(cards_left: int) -> int:
 
 def is_dragon(mask: int) -> bool:
     """True when a Big Two mask holds a card of each of the 13 ranks."""
-    return all((mask >> (4 * r)) & 15 for r in range(13))
+    suits = (1 << NUM_SUITS) - 1
+    return all((mask >> (r << RANK_SHIFT)) & suits for r in range(NUM_RANKS))
 
 
 class BigTwoState(GameState):
@@ -290,7 +300,7 @@ class BigTwoState(GameState):
 
 def deal(seed: int | None, players: int) -> list[int]:
     """Shuffle with ``seed`` and give 13 cards to each seat (the rest are set aside)."""
-    deck = list(range(52))
+    deck = list(range(NUM_CARDS))
     random.Random(seed).shuffle(deck)
     hands = []
     for p in range(players):

@@ -1,9 +1,10 @@
 """Big Two combinations: rules, classification, comparison and legal-move generation.
 
 Cards keep the shared ids of :mod:`solver.cards` at the edges; inside, a card is its Big Two
-index ``rank * 4 + suit`` with ranks ``3..2`` as ``0..12`` and suits ``d c h s`` as ``0..3``,
+index ``rank * 4 + suit`` with ranks ``3..2`` as ``0..12`` and suits ``d c h s`` as ``0..3``
+(the layout of shared ids, so :func:`~solver.cards.rank_of` and ``RANK_SHIFT`` read it too),
 so a larger index is a stronger single and a hand is a 52-bit mask. Every play has a
-``strength``: ``kind << 24 | value``; among plays with the same number of cards, the larger
+``strength``: ``kind << KIND_SHIFT | value``; among plays with the same number of cards, the larger
 strength beats (the bomb on a single 2 is the one exception, see :func:`beats`).
 
 >>> rules = BigTwoRules()
@@ -26,7 +27,19 @@ from typing import Any, overload
 import numpy as np
 
 from solver._jit import njit
-from solver.cards import RANK_CHARS, format_card, parse_card, parse_cards
+from solver.cards import (
+    NUM_CARDS,
+    NUM_RANKS,
+    NUM_SUITS,
+    RANK_CHARS,
+    RANK_SHIFT,
+    card_id,
+    format_card,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import label
 from solver.games.big_two.rules import DEFAULT_RULES, BigTwoRules
@@ -35,12 +48,14 @@ HAND_SIZE = 13
 _SUIT_TO_BT = (1, 0, 2, 3)  # shared suits c d h s -> Big Two order d < c < h < s
 #: Big Two index -> shared card id, and back.
 BT_TO_ID: tuple[int, ...] = tuple(
-    ((bt // 4 + 1) % 13) * 4 + _SUIT_TO_BT.index(bt % 4) for bt in range(52)
+    card_id((rank_of(bt) + 1) % NUM_RANKS, _SUIT_TO_BT.index(suit_of(bt)))
+    for bt in range(NUM_CARDS)
 )
-ID_TO_BT: tuple[int, ...] = tuple(BT_TO_ID.index(c) for c in range(52))
+ID_TO_BT: tuple[int, ...] = tuple(BT_TO_ID.index(c) for c in range(NUM_CARDS))
 TWO_RANK = 12  # rank index of the 2, the top rank
-KIND_SHIFT = 24
+KIND_SHIFT = 24  # a strength is kind << KIND_SHIFT | value
 _VALUE_MASK = (1 << KIND_SHIFT) - 1
+_RANK_SUITS = (1 << NUM_SUITS) - 1  # the 4 bits of one rank in a Big Two mask
 
 
 class Kind(IntEnum):
@@ -140,8 +155,8 @@ PASS = Move(0, Kind.PASS, 0)
 def bt_index(card: int | str) -> int:
     """Big Two index of a card given as a shared id or a string."""
     cid = parse_card(card) if isinstance(card, str) else int(card)
-    if not 0 <= cid < 52:
-        raise CardError(f"card id {cid} is not between 0 and 51")
+    if not 0 <= cid < NUM_CARDS:
+        raise CardError(f"card id {cid} is not between 0 and {NUM_CARDS - 1}")
     return ID_TO_BT[cid]
 
 
@@ -168,7 +183,7 @@ def classify_mask(mask: int, rules: BigTwoRules = DEFAULT_RULES) -> Move | None:
         idx.append(low.bit_length() - 1)
         m ^= low
     n = len(idx)
-    ranks = [i >> 2 for i in idx]
+    ranks = [rank_of(i) for i in idx]
     top = idx[-1] if idx else 0
     if n == 1:
         return Move(mask, Kind.SINGLE, Kind.SINGLE << KIND_SHIFT | top)
@@ -186,16 +201,16 @@ def classify_mask(mask: int, rules: BigTwoRules = DEFAULT_RULES) -> Move | None:
     if counts == [3, 2]:
         trip = max(set(ranks), key=ranks.count)
         return Move(mask, Kind.FULL_HOUSE, Kind.FULL_HOUSE << KIND_SHIFT | trip)
-    flush = len({i & 3 for i in idx}) == 1
+    flush = len({suit_of(i) for i in idx}) == 1
     w = _straight_window(ranks, rules.straights == "poker")
     if w >= 0:
         top_rank = int(_WINDOWS[w, 4])
-        suit = next(i & 3 for i in idx if i >> 2 == top_rank)
+        suit = next(suit_of(i) for i in idx if rank_of(i) == top_rank)
         kind = Kind.STRAIGHT_FLUSH if flush else Kind.STRAIGHT
-        return Move(mask, kind, kind << KIND_SHIFT | (w * 4 + suit))
+        return Move(mask, kind, kind << KIND_SHIFT | card_id(w, suit))  # window, then top suit
     if flush:
         return Move(mask, Kind.FLUSH, Kind.FLUSH << KIND_SHIFT
-                    | _flush_value(sorted(ranks, reverse=True), idx[0] & 3,
+                    | _flush_value(sorted(ranks, reverse=True), suit_of(idx[0]),
                                    rules.flush_order == "suit"))
     return None
 
@@ -204,7 +219,7 @@ def _flush_value(ranks_desc: Sequence[int], suit: int, suit_first: bool) -> int:
     v = 0
     for r in ranks_desc:
         v = v * 13 + r
-    return suit * 13**5 + v if suit_first else v * 4 + suit
+    return suit * NUM_RANKS**5 + v if suit_first else v * NUM_SUITS + suit
 
 
 def _parse_play(cards: str | Iterable[Any] | Move) -> int:
@@ -276,7 +291,7 @@ def parse_play(doc: Any, rules: BigTwoRules = DEFAULT_RULES) -> Move:
 
 
 def _is_single_two(move: Move) -> bool:
-    return move.kind == Kind.SINGLE and (move.strength & _VALUE_MASK) >> 2 == TWO_RANK
+    return move.kind == Kind.SINGLE and rank_of(move.strength & _VALUE_MASK) == TWO_RANK
 
 
 def beats_move(a: Move, b: Move, rules: BigTwoRules) -> bool:
@@ -300,6 +315,7 @@ def beats(a: Any, b: Any, rules: BigTwoRules | Mapping | None = None) -> bool:
 # ------------------------------------------------------------------------------ kernel
 MAX_MOVES = 13 + 78 + 286 + 1287  # every 1-, 2-, 3- and 5-card subset of 13 cards
 _SKIP = np.int64(1) << np.int64(62)
+_RANKS_POW5 = NUM_RANKS**5  # a suit-first flush value: suit * 13**5 + the five ranks
 
 
 @njit
@@ -309,14 +325,14 @@ def _thresholds(cur_key: np.int64, cur_size: np.int64, bomb: bool) -> np.ndarray
     if cur_size == 0:
         thr[:] = -1
         return thr
-    cur_kind = cur_key >> 24
+    cur_kind = cur_key >> KIND_SHIFT
     if cur_size == 5:
         for k in range(4, 9):
             if k >= cur_kind:
                 thr[k] = cur_key
     else:
         thr[cur_size] = cur_key
-        if bomb and cur_size == 1 and ((cur_key & 0xFFFFFF) >> 2) == 12:
+        if bomb and cur_size == 1 and ((cur_key & _VALUE_MASK) >> RANK_SHIFT) == TWO_RANK:
             thr[7] = -1
             thr[8] = -1
     return thr
@@ -338,14 +354,14 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
     sm = np.zeros(13, np.int64)
     cnt = np.zeros(13, np.int64)
     for r in range(13):
-        s = (hand >> (4 * r)) & 15
+        s = (hand >> (r << RANK_SHIFT)) & _RANK_SUITS
         sm[r] = s
         cnt[r] = (s & 1) + ((s >> 1) & 1) + ((s >> 2) & 1) + (s >> 3)
     # singles
     if thr[1] != _SKIP:
-        for i in range(52):
+        for i in range(NUM_CARDS):
             if (hand >> i) & 1:
-                key = (np.int64(1) << 24) | i
+                key = (np.int64(1) << KIND_SHIFT) | i
                 m = np.int64(1) << i
                 if key > thr[1] and (m & req) == req:
                     masks[n] = m
@@ -361,8 +377,8 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
             for b in range(16):
                 if (b & sm[r]) != b or _popcount4(b) != k:
                     continue
-                key = (np.int64(k) << 24) | (r * 4 + _top_bit4(b))
-                m = np.int64(b) << (4 * r)
+                key = (np.int64(k) << KIND_SHIFT) | ((r << RANK_SHIFT) | _top_bit4(b))
+                m = np.int64(b) << (r << RANK_SHIFT)
                 if key > thr[k] and (m & req) == req:
                     masks[n] = m
                     keys[n] = key
@@ -377,7 +393,7 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
             for s4 in range(4):
                 if not (sm[r4] >> s4) & 1:
                     continue
-                key = (np.int64(4) << 24) | (w * 4 + s4)
+                key = (np.int64(4) << KIND_SHIFT) | ((w << RANK_SHIFT) | s4)
                 if key <= thr[4]:
                     continue
                 for s0 in range(4):
@@ -394,9 +410,11 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
                                     continue
                                 if s0 == s4 and s1 == s4 and s2 == s4 and s3 == s4:
                                     continue
-                                m = ((np.int64(1) << (r0 * 4 + s0)) | (np.int64(1) << (r1 * 4 + s1))
-                                     | (np.int64(1) << (r2 * 4 + s2)) | (np.int64(1) << (r3 * 4 + s3))
-                                     | (np.int64(1) << (r4 * 4 + s4)))
+                                m = ((np.int64(1) << ((r0 << RANK_SHIFT) | s0))
+                                     | (np.int64(1) << ((r1 << RANK_SHIFT) | s1))
+                                     | (np.int64(1) << ((r2 << RANK_SHIFT) | s2))
+                                     | (np.int64(1) << ((r3 << RANK_SHIFT) | s3))
+                                     | (np.int64(1) << ((r4 << RANK_SHIFT) | s4)))
                                 if (m & req) == req:
                                     masks[n] = m
                                     keys[n] = key
@@ -426,13 +444,15 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
                                     continue
                                 v = (((rl[f] * 13 + rl[e]) * 13 + rl[d]) * 13 + rl[b]) * 13 + rl[a]
                                 if flush_suit:
-                                    v = s * 371293 + v
+                                    v = s * _RANKS_POW5 + v
                                 else:
-                                    v = v * 4 + s
-                                key = (np.int64(5) << 24) | v
-                                m = ((np.int64(1) << (rl[a] * 4 + s)) | (np.int64(1) << (rl[b] * 4 + s))
-                                     | (np.int64(1) << (rl[d] * 4 + s)) | (np.int64(1) << (rl[e] * 4 + s))
-                                     | (np.int64(1) << (rl[f] * 4 + s)))
+                                    v = v * NUM_SUITS + s
+                                key = (np.int64(5) << KIND_SHIFT) | v
+                                m = ((np.int64(1) << ((rl[a] << RANK_SHIFT) | s))
+                                     | (np.int64(1) << ((rl[b] << RANK_SHIFT) | s))
+                                     | (np.int64(1) << ((rl[d] << RANK_SHIFT) | s))
+                                     | (np.int64(1) << ((rl[e] << RANK_SHIFT) | s))
+                                     | (np.int64(1) << ((rl[f] << RANK_SHIFT) | s)))
                                 if key > thr[5] and (m & req) == req:
                                     masks[n] = m
                                     keys[n] = key
@@ -446,20 +466,20 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
         for t in range(13):
             if cnt[t] < 3:
                 continue
-            key = (np.int64(6) << 24) | t
+            key = (np.int64(6) << KIND_SHIFT) | t
             if key <= thr[6]:
                 continue
             for tb in range(16):
                 if (tb & sm[t]) != tb or _popcount4(tb) != 3:
                     continue
-                tm = np.int64(tb) << (4 * t)
+                tm = np.int64(tb) << (t << RANK_SHIFT)
                 for p in range(13):
                     if p == t or cnt[p] < 2:
                         continue
                     for pb in range(16):
                         if (pb & sm[p]) != pb or _popcount4(pb) != 2:
                             continue
-                        m = tm | (np.int64(pb) << (4 * p))
+                        m = tm | (np.int64(pb) << (p << RANK_SHIFT))
                         if (m & req) == req:
                             masks[n] = m
                             keys[n] = key
@@ -469,12 +489,12 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
         for q in range(13):
             if cnt[q] != 4:
                 continue
-            key = (np.int64(7) << 24) | q
+            key = (np.int64(7) << KIND_SHIFT) | q
             if key <= thr[7]:
                 continue
-            qm = np.int64(15) << (4 * q)
-            for i in range(52):
-                if (i >> 2) != q and (hand >> i) & 1:
+            qm = np.int64(_RANK_SUITS) << (q << RANK_SHIFT)
+            for i in range(NUM_CARDS):
+                if (i >> RANK_SHIFT) != q and (hand >> i) & 1:
                     m = qm | (np.int64(1) << i)
                     if (m & req) == req:
                         masks[n] = m
@@ -491,10 +511,10 @@ def _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
                     if not (sm[r] >> s) & 1:
                         ok = False
                         break
-                    m |= np.int64(1) << (r * 4 + s)
+                    m |= np.int64(1) << ((r << RANK_SHIFT) | s)
                 if not ok:
                     continue
-                key = (np.int64(8) << 24) | (w * 4 + s)
+                key = (np.int64(8) << KIND_SHIFT) | ((w << RANK_SHIFT) | s)
                 if key > thr[8] and (m & req) == req:
                     masks[n] = m
                     keys[n] = key
@@ -527,7 +547,7 @@ def _baseline_pick(hand, cur_key, cur_size, required, poker, flush_suit, bomb):
     a 2 when possible; with only 2-plays left it passes (keeps its 2s).
     """
     masks, keys = _generate(hand, cur_key, cur_size, required, poker, flush_suit, bomb)
-    twos = np.int64(15) << 48
+    twos = np.int64(_RANK_SUITS) << (TWO_RANK << RANK_SHIFT)
     best = -1
     if cur_size == 0:
         low = hand & -hand
@@ -650,7 +670,7 @@ def describe(move: Move) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": move.card_strings(), "kind": move.kind.label,
                            "size": move.size, "strength": move.strength}
     if move.kind in (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE):
-        out["rank"] = RANK_CHARS[BT_TO_ID[value] // 4]
+        out["rank"] = RANK_CHARS[rank_of(BT_TO_ID[value])]
     elif move.kind in (Kind.FULL_HOUSE, Kind.FOUR_OF_A_KIND):
-        out["rank"] = RANK_CHARS[BT_TO_ID[value * 4] // 4]
+        out["rank"] = RANK_CHARS[rank_of(BT_TO_ID[card_id(value, 0)])]
     return out

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
 
-from solver.cards import parse_card, parse_cards
+from solver.cards import Rank, is_joker, parse_card, parse_cards, rank_of
 from solver.errors import InputError
 from solver.games.da_bai_fen.bots import GreedyBot
 from solver.games.da_bai_fen.cards import (
@@ -401,7 +401,7 @@ def _lead(hand: Sequence[int], t: Trump) -> tuple[int, ...]:
     off = [cards for suit, cards in suits.items() if suit != t.suit and len(cards) >= 2]
     if off:
         return tuple(max(off, key=len))
-    aces = [c for c in hand if c < 52 and c >> 2 == 12 and t.eff[c] != t.suit]
+    aces = [c for c in hand if not is_joker(c) and rank_of(c) == Rank.ACE and t.eff[c] != t.suit]
     if aces:
         return (min(aces),)
     return (min(hand, key=lambda c: (_P[c], t.strength[c], c)),)

@@ -27,7 +27,11 @@ from solver.cards import (
     SUIT_CHARS,
     SUIT_PATTERN,
     SUIT_SYMBOLS,
+    Rank,
     either_case,
+    is_joker,
+    rank_of,
+    suit_of,
 )
 from solver.errors import InputError
 
@@ -52,7 +56,9 @@ _STRENGTH_SJ = 39
 _STRENGTH_BJ = 40
 
 _POINTS = tuple(
-    0 if c >= 52 else 10 if c >> 2 in (8, 11) else 5 if c >> 2 == 3 else 0 for c in range(DECK_SIZE)
+    0 if is_joker(c) else 10 if rank_of(c) in (Rank.TEN, Rank.KING)
+    else 5 if rank_of(c) == Rank.FIVE else 0
+    for c in range(DECK_SIZE)
 )
 
 
@@ -165,13 +171,13 @@ def _tables(rank: int, suit: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         elif c == SMALL_JOKER:
             strength.append(_STRENGTH_SJ)
             eff.append(suit)
-        elif c >> 2 == rank:
-            strength.append(_TRUMP_RANK_TRUMP if c & 3 == suit else _OFF_RANK_TRUMP)
+        elif rank_of(c) == rank:
+            strength.append(_TRUMP_RANK_TRUMP if suit_of(c) == suit else _OFF_RANK_TRUMP)
             eff.append(suit)
-        elif c & 3 == suit:
-            strength.append(_TRUMP_BASE + (c >> 2))
+        elif suit_of(c) == suit:
+            strength.append(_TRUMP_BASE + rank_of(c))
             eff.append(suit)
         else:
-            strength.append(c >> 2)
-            eff.append(c & 3)
+            strength.append(rank_of(c))
+            eff.append(suit_of(c))
     return tuple(strength), tuple(eff)

@@ -33,7 +33,17 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from solver.cards import RANK_CHARS, SUIT_CHARS, cards_twice, format_card, format_cards, parse_cards
+from solver.cards import (
+    RANK_CHARS,
+    SUIT_CHARS,
+    cards_twice,
+    format_card,
+    format_cards,
+    is_joker,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from solver.errors import IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState, label
 from solver.games.da_bai_fen.cards import (
@@ -229,7 +239,8 @@ class DaBaiFenState(GameState):
         st.kitty_bonus, st.result = 0, None
         st.history = []
         st._to_show = to_show
-        st._rank_held = [sum(1 for c in h if c < 52 and c >> 2 == trump_rank) for h in hands]
+        st._rank_held = [sum(1 for c in h if not is_joker(c) and rank_of(c) == trump_rank)
+                          for h in hands]
         return st
 
     # ---- GameState
@@ -256,7 +267,7 @@ class DaBaiFenState(GameState):
         if self.phase is Phase.DRAW:
             hand = self.hands[self._to_show]
             shows = [Move(Kind.SHOW, (c,)) for c in sorted(hand)
-                     if c < 52 and c >> 2 == self.trump_rank]
+                     if not is_joker(c) and rank_of(c) == self.trump_rank]
             return [NO_SHOW, *shows]
         if self.phase is Phase.BURY:
             return [Move(Kind.BURY, (c,)) for c in self.trump.sort(self.hands[self.leader])]
@@ -417,7 +428,7 @@ class DaBaiFenState(GameState):
             card = self.deck[self.drawn]
             self.drawn += 1
             self.hands[seat].append(card)
-            if card < 52 and card >> 2 == self.trump_rank:
+            if not is_joker(card) and rank_of(card) == self.trump_rank:
                 self._rank_held[seat] += 1
             if self.shown is None and self._rank_held[seat]:
                 self._to_show = seat
@@ -431,23 +442,25 @@ class DaBaiFenState(GameState):
         if move.kind is not Kind.SHOW or len(move.cards) != 1:
             raise IllegalMoveError("while drawing, the move is show one card or no_show")
         card = move.cards[0]
-        if card not in self.hands[seat] or card >= 52 or card >> 2 != self.trump_rank:
+        if card not in self.hands[seat] or is_joker(card) or rank_of(card) != self.trump_rank:
             raise IllegalMoveError(f"cannot show {format_card(card)}: not a trump-rank card "
                                    f"in the hand")
         self.shown = (seat, card)
 
     def _fix_trump(self) -> None:
         if self.shown is not None:
-            suit = self.shown[1] & 3
+            suit = suit_of(self.shown[1])
         else:
             suit, best, turned = -1, -1, []
             for c in self.kitty:
                 turned.append(c)
-                if c < 52 and c >> 2 == self.trump_rank:
-                    suit = c & 3
+                if is_joker(c):
+                    continue
+                if rank_of(c) == self.trump_rank:
+                    suit = suit_of(c)
                     break
-                if c < 52 and c >> 2 > best:  # ties: the first turned stays
-                    best, suit = c >> 2, c & 3
+                if rank_of(c) > best:  # ties: the first turned stays
+                    best, suit = rank_of(c), suit_of(c)
             self.revealed = tuple(turned)
         self.trump = Trump(self.trump_rank, suit)
         if self.leader is None:

@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from solver.cards import parse_cards
+from solver.cards import NUM_CARDS, parse_cards
 from solver.errors import InputError
 from solver.games.da_san.bots import fast_greedy
 from solver.games.da_san.engine import KITTY_SIZE, NUM_PLAYERS, DaSanState, Phase
@@ -82,7 +82,7 @@ class View:
             raise InputError("observation: a seat with no cards has gone out; the hand is over")
         played = {c for _, m in self.history for c in m.cards}
         known = played | set(self.mine) | set(self.kitty)
-        self.unseen = [c for c in range(52) if c not in known]
+        self.unseen = [c for c in range(NUM_CARDS) if c not in known]
         need = sum(c for p, c in enumerate(self.counts) if p != self.seat)
         if self.phase is Phase.AUCTION:
             need += KITTY_SIZE

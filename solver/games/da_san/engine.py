@@ -29,7 +29,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from solver.cards import cards_twice, format_cards, parse_cards
+from solver.cards import (
+    NUM_CARDS,
+    Rank,
+    Suit,
+    cards_twice,
+    format_cards,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from solver.errors import CardError, IllegalMoveError, InputError
 from solver.games.base import TERMINAL, GameState
 from solver.games.da_san.moves import (
@@ -51,10 +60,10 @@ from solver.games.da_san.rules import DEFAULT_RULES, DaSanRules
 NUM_PLAYERS = 3
 HAND_SIZE = 16
 KITTY_SIZE = 4
-HEARTS = 2
+HEARTS = int(Suit.HEARTS)
 # Hearts from lowest to highest in Da San order: 4h 5h ... Ah 2h 3h.
-HEARTS_LOW_TO_HIGH: tuple[int, ...] = tuple(sorted((c for c in range(52) if c & 3 == HEARTS),
-                                                   key=DS_KEY.__getitem__))
+HEARTS_LOW_TO_HIGH: tuple[int, ...] = tuple(
+    sorted((c for c in range(NUM_CARDS) if suit_of(c) == HEARTS), key=DS_KEY.__getitem__))
 BIDS = tuple(bid(b) for b in range(MAX_BID + 1))
 
 
@@ -72,10 +81,10 @@ class Phase(str, Enum):
 
 def draw_count(card: int) -> int:
     """A card's count in the dealer draw: ace 1, ``2``-``T`` face value, pictures 0."""
-    rank = card >> 2  # 0 = "2" .. 12 = "A"
-    if rank == 12:
+    rank = rank_of(card)
+    if rank == Rank.ACE:
         return 1
-    return 0 if rank >= 9 else rank + 2
+    return 0 if rank >= Rank.JACK else rank + 2
 
 
 @dataclass(frozen=True)
@@ -88,13 +97,13 @@ class DealerDraw:
 
 def draw_dealer(rng: random.Random) -> DealerDraw:
     """Each player draws a card; the highest count deals, tied players draw again."""
-    deck = list(range(52))
+    deck = list(range(NUM_CARDS))
     rng.shuffle(deck)
     rounds = []
     contenders = list(range(NUM_PLAYERS))
     while True:
         if len(deck) < len(contenders):
-            deck = list(range(52))
+            deck = list(range(NUM_CARDS))
             rng.shuffle(deck)
         drawn = tuple((seat, deck.pop()) for seat in contenders)
         rounds.append(drawn)
@@ -106,9 +115,9 @@ def draw_dealer(rng: random.Random) -> DealerDraw:
 
 def deal(rng: random.Random, dealer: int) -> tuple[list[list[int]], tuple[int, ...]]:
     """Shuffle, cut, and draw one card at a time from the dealer counter-clockwise."""
-    deck = list(range(52))
+    deck = list(range(NUM_CARDS))
     rng.shuffle(deck)
-    cut = rng.randrange(1, 52)  # the player on the dealer's left cuts
+    cut = rng.randrange(1, NUM_CARDS)  # the player on the dealer's left cuts
     deck = deck[cut:] + deck[:cut]
     hands: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
     for i in range(NUM_PLAYERS * HAND_SIZE):
@@ -254,7 +263,7 @@ class DaSanState(GameState):
         if move.kind is Kind.BID:
             raise IllegalMoveError("the auction is over: play cards or pass")
         ids = move.cards
-        if len(set(ids)) != len(ids) or not all(type(c) is int and 0 <= c < 52 for c in ids):
+        if len(set(ids)) != len(ids) or not all(type(c) is int and 0 <= c < NUM_CARDS for c in ids):
             raise IllegalMoveError("a play must be distinct cards")
         played = classify_ids(ids, self.rules)
         if played is None:
@@ -380,7 +389,7 @@ def _parse_deal(hands: Any) -> tuple[list[list[int]], tuple[int, ...]]:
     problems = cards_twice(parsed)
     if problems:
         raise CardError(problems)
-    rest = sorted(set(range(52)).difference(*parsed))
+    rest = sorted(set(range(NUM_CARDS)).difference(*parsed))
     if len(hands) > NUM_PLAYERS:
         kitty = parse_cards(hands[NUM_PLAYERS], count=KITTY_SIZE)
         if sorted(kitty) != rest:

@@ -22,7 +22,7 @@ from enum import Enum
 from itertools import combinations, product
 from typing import Any
 
-from solver.cards import format_cards, parse_cards
+from solver.cards import NUM_CARDS, NUM_RANKS, card_id, format_cards, parse_cards, rank_of, suit_of
 from solver.errors import CardError, IllegalMoveError
 from solver.games.base import label
 from solver.games.da_san.rules import DEFAULT_RULES, RUN_TOP, DaSanRules
@@ -32,8 +32,8 @@ MAX_BID = 3
 MAX_HAND = 20  # the bidder's 16 cards plus the 4-card kitty
 
 # Da San rank of each card id (4 -> 0, ..., A -> 10, 2 -> 11, 3 -> 12) and a sort key.
-DS_RANK: tuple[int, ...] = tuple(((c >> 2) + 11) % 13 for c in range(52))
-DS_KEY: tuple[int, ...] = tuple(DS_RANK[c] * 4 + (c & 3) for c in range(52))
+DS_RANK: tuple[int, ...] = tuple((rank_of(c) + 11) % NUM_RANKS for c in range(NUM_CARDS))
+DS_KEY: tuple[int, ...] = tuple(card_id(DS_RANK[c], suit_of(c)) for c in range(NUM_CARDS))
 
 
 class Kind(str, Enum):
@@ -219,7 +219,7 @@ def sort_cards(cards: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(cards, key=DS_KEY.__getitem__))
 
 
-_DECK = frozenset(range(52))
+_DECK = frozenset(range(NUM_CARDS))
 _INT = {int}
 
 
