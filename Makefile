@@ -22,6 +22,7 @@ run: install
 	$(VENV)/bin/capsa serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
 test: install
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 bench: install

@@ -240,7 +240,8 @@ def parse_cards(
             card: int | None = token.id
             name = str(token)
         elif isinstance(token, numbers.Integral) and not isinstance(token, bool):
-            card = int(token) if 0 <= token < top else None
+            value = int(token)
+            card = value if 0 <= value < top else None
             name = str(token)
         elif isinstance(token, str):
             card = _parse_token(token, allow_jokers)
@@ -285,12 +286,14 @@ def format_card(card: int) -> str:
 
 def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical strings for card ids, in the given order (one dictionary lookup per card:
-    this runs for every card of every listed arrangement)."""
+    this runs for every card of every listed arrangement). A bad id raises, named by
+    :func:`format_card`, even when ``cards`` is an iterator.
+
+    >>> format_cards(c for c in (51, 53))
+    ['As', 'BJ']
+    """
     get = _NAME_OF.get
-    out = [get(c) for c in cards]
-    if None in out:
-        return [format_card(c) for c in cards]  # names the first bad id
-    return out
+    return [get(c) or format_card(c) for c in cards]
 
 
 def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str = "hand",

@@ -40,9 +40,9 @@ def require_distributed() -> Any:
 
 
 def _plugin_class() -> type:
-    distributed = require_distributed()
+    base: Any = require_distributed().WorkerPlugin  # the class is known only at run time
 
-    class WarmUp(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
+    class WarmUp(base):
         """Compile the solver kernels once when a worker starts, not in every task."""
 
         name = PLUGIN_NAME

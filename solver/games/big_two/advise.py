@@ -162,9 +162,8 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
            iterations: int | None = None, seed: int | None = None) -> dict[str, Any]:
     """``GameInfo.advise``: the seat's candidate plays ranked by mean points (0 = a win)."""
-    view_seat = observation.get("player") if isinstance(observation, Mapping) else None
-    ranked = rank(observation, budget_ms, iterations, seed)
-    return advice(ranked, lambda m: m.to_json(), view_seat, "big-two")  # type: ignore[arg-type]
+    ranked = rank(observation, budget_ms, iterations, seed)  # checks the seat is "player"
+    return advice(ranked, lambda m: m.to_json(), observation["player"], "big-two")
 
 
 class SearchBot(BaseSearchBot):

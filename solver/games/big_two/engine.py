@@ -330,7 +330,8 @@ def new_game(seed: int | None = None, hands: Sequence[Any] | Mapping[str, Any] |
         raise CardError("hands must be a list of 2 to 4 hands")
     if not 2 <= len(hands) <= 4:
         raise CardError(f"Big Two needs 2 to 4 hands, got {len(hands)}")
-    parsed, problems = [], []
+    parsed: list[list[int]] = []
+    problems: list[str] = []
     for p, h in enumerate(hands):
         try:
             ids = parse_cards(h)

@@ -84,8 +84,8 @@ class View:
             self.rules = DaBaiFenRules.from_options(obs["rules"])
             self.phase = Phase(obs["phase"])
             self.dealer = int(obs["dealer"])
-            self.levels = tuple(TOP_LEVEL + 1 if v is None else parse_rank(v)
-                                for v in obs["levels"])
+            ours, theirs = (TOP_LEVEL + 1 if v is None else parse_rank(v) for v in obs["levels"])
+            self.levels = (ours, theirs)
             self.first_hand = bool(obs["first_hand"])
             self.trump_rank = parse_rank(obs["trump_rank"])
             suit = obs.get("trump_suit")
@@ -127,6 +127,13 @@ class View:
         self.played = {c for t in self.tricks for p in t.plays for c in p}
         self.played.update(c for p in self.trick for c in p)
         self.voids = self._voids()
+
+    @property
+    def fixed_trump(self) -> Trump:
+        """The trump, which every phase after the draw has (``__init__`` checks it)."""
+        if self.trump is None:
+            raise InputError("observation: the trump suit is fixed once the draw ends")
+        return self.trump
 
     def _voids(self) -> list[set[int]]:
         """Suits (effective, trumps as one) each seat has shown it holds no more of."""
@@ -219,12 +226,14 @@ def _hidden_deal(view: View, rng: random.Random) -> tuple[dict[int, list[int]], 
     anywhere = [p for p in places]
     eligible: dict[int, list[int]] = {}
     shown_at: list[int] = []
+    shown_card = -1  # the card shown by another seat, -1 when none
     if view.shown is not None and view.shown[0] != seat:
+        shown_card = view.shown[1]
         shown_at = [view.shown[0]]  # its owner holds it, or buried it as the leader
         if view.shown[0] == view.leader and BURIED in places:
             shown_at.append(BURIED)
     for c in unseen:
-        if shown_at and c == view.shown[1]:
+        if c == shown_card:
             at = shown_at
         elif c in view.revealed and view.buried is None and view.leader is not None:
             at = [q for q in (view.leader, BURIED) if q in places]
@@ -240,7 +249,7 @@ def _hidden_deal(view: View, rng: random.Random) -> tuple[dict[int, list[int]], 
     out = _deal_search(unseen, places, eligible, rng)
     if out is not None:
         return out, unseen
-    loose = {c: shown_at if shown_at and c == view.shown[1] else anywhere for c in unseen}
+    loose = {c: shown_at if c == shown_card else anywhere for c in unseen}
     out = _deal(unseen, places, loose, rng)  # the voids cannot all hold: drop them
     if out is None:
         raise InputError("observation: the unseen cards cannot fill the other hands")
@@ -304,7 +313,7 @@ def _lead_candidates(hand: Sequence[int], t: Trump) -> list[tuple[int, ...]]:
 
 
 def _follow_candidates(view: View, world: DaBaiFenState) -> list[tuple[int, ...]]:
-    t, hand = view.trump, view.mine
+    t, hand = view.fixed_trump, view.mine
     led, k = t.eff[view.trick[0][0]], len(view.trick[0])
     plays = follow_plays(hand, led, k, t)
     if len(plays) <= MAX_FOLLOWS:
@@ -327,23 +336,24 @@ def _follow_candidates(view: View, world: DaBaiFenState) -> list[tuple[int, ...]
 def candidates(view: View, world: DaBaiFenState) -> tuple[list[Move], int]:
     """The moves worth searching, and how many legal moves there are."""
     if view.phase is not Phase.PLAY:
-        legal = world.legal_moves()
-        return legal, len(legal)
+        every = world.legal_moves()
+        return every, len(every)
+    t = view.fixed_trump
     if view.trick:
         plays = _follow_candidates(view, world)
-        led, k = view.trump.eff[view.trick[0][0]], len(view.trick[0])
-        m = sum(1 for c in view.mine if view.trump.eff[c] == led)
+        led, k = t.eff[view.trick[0][0]], len(view.trick[0])
+        m = sum(1 for c in view.mine if t.eff[c] == led)
         legal = comb(m, k) if m >= k else comb(len(view.mine) - m, k - m)
     else:
-        plays = _lead_candidates(view.mine, view.trump)
+        plays = _lead_candidates(view.mine, t)
         sizes: dict[int, int] = {}
         for c in view.mine:
-            sizes[view.trump.eff[c]] = sizes.get(view.trump.eff[c], 0) + 1
+            sizes[t.eff[c]] = sizes.get(t.eff[c], 0) + 1
         legal = len(view.mine) + sum(2 ** n - 1 - n for n in sizes.values())
     moves = []
     for p in plays:
-        if check_play(p, view.mine, view.trick, view.trump):
-            moves.append(Move(Kind.PLAY, tuple(view.trump.sort(p))))
+        if check_play(p, view.mine, view.trick, t):
+            moves.append(Move(Kind.PLAY, tuple(t.sort(p))))
     return moves, legal
 
 
@@ -356,6 +366,8 @@ def fast_play(st: DaBaiFenState) -> tuple[int, ...]:
     seat = (st.trick_leader + len(st.trick)) % NUM_PLAYERS
     hand = st.hands[seat]
     t = st.trump
+    if t is None:
+        raise InputError("fast_play is for the play phase, where the trump is fixed")
     s, eff, ts = t.strength, t.eff, t.suit
     trick = st.trick
     if not trick:
@@ -400,7 +412,8 @@ def _lead(hand: Sequence[int], t: Trump) -> tuple[int, ...]:
         return tuple(trumps)
     off = [cards for suit, cards in suits.items() if suit != t.suit and len(cards) >= 2]
     if off:
-        return tuple(max(off, key=len))
+        longest: list[int] = max(off, key=len)
+        return tuple(longest)
     aces = [c for c in hand if not is_joker(c) and rank_of(c) == Rank.ACE and t.eff[c] != t.suit]
     if aces:
         return (min(aces),)
@@ -427,6 +440,8 @@ def rollout(st: DaBaiFenState, rng: random.Random) -> None:
 def value(st: DaBaiFenState, seat: int) -> float:
     """Levels gained by the seat's team minus the other's, plus the points on its side."""
     r = st.result
+    if r is None:
+        raise InputError("a hand's value is known once it is over")
     sign = 1 if seat % 2 != r.declarers else -1
     return st.returns()[seat] + POINT_WEIGHT * sign * r.defenders_points
 

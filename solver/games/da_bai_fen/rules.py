@@ -50,7 +50,7 @@ class DaBaiFenRules:
         if unknown:
             raise RulesError([f"unknown rule option {k!r}; the options are: {_known()}"
                               for k in unknown])
-        return cls(**options)  # type: ignore[arg-type]
+        return cls(**options)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

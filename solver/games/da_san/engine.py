@@ -291,8 +291,10 @@ class DaSanState(GameState):
         if missing:
             raise IllegalMoveError(
                 f"seat {seat} does not hold {' '.join(format_cards(sort_cards(missing)))}")
-        if not move.beats(self.pile):
-            raise IllegalMoveError(f"{move} ({move.kind}) does not beat {self.pile} ({self.pile.kind})")
+        pile = self.pile
+        if not move.beats(pile):
+            beaten = "an empty pile" if pile is None else f"{pile} ({pile.kind})"
+            raise IllegalMoveError(f"{move} ({move.kind}) does not beat {beaten}")
         played = set(move.cards)
         self.hands[seat] = [c for c in hand if c not in played]
         self.history.append((seat, move))

@@ -72,8 +72,9 @@ class Kind(str, Enum):
 
 _KIND_BY_LABEL = {k.value: k for k in Kind}
 PLAY_KINDS = tuple(k for k in Kind if k not in (Kind.PASS, Kind.BID))
-SET_KINDS = (None, Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.QUAD)
-RUN_KINDS = (None, Kind.RUN, Kind.PAIR_RUN, Kind.TRIO_RUN, Kind.QUAD_RUN)
+# the kind of ``width`` cards of one rank, and of a run ``width`` cards wide (width 1..4)
+SET_KINDS: dict[int, Kind] = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIO, 4: Kind.QUAD}
+RUN_KINDS: dict[int, Kind] = {1: Kind.RUN, 2: Kind.PAIR_RUN, 3: Kind.TRIO_RUN, 4: Kind.QUAD_RUN}
 KIND_ORDER = {k: i for i, k in enumerate(Kind)}
 WIDTH = {k: w for w in range(1, 5) for k in (SET_KINDS[w], RUN_KINDS[w])}
 
@@ -140,9 +141,10 @@ PASS = Move((), Kind.PASS, 0)
 # Building a frozen dataclass through its __init__ costs ~0.4 us; legal_moves builds dozens per
 # call, so it fills the slots directly (same object, same equality and hash).
 _new_object = object.__new__
-_set_cards = Move.cards.__set__  # type: ignore[attr-defined]
-_set_kind = Move.kind.__set__  # type: ignore[attr-defined]
-_set_strength = Move.strength.__set__  # type: ignore[attr-defined]
+# (the slots' descriptors, read from the class dictionary: ``Move.cards`` reads the same)
+_set_cards = Move.__dict__["cards"].__set__
+_set_kind = Move.__dict__["kind"].__set__
+_set_strength = Move.__dict__["strength"].__set__
 
 
 def _move(cards: tuple[int, ...], kind: Kind, strength: int) -> Move:
@@ -189,11 +191,13 @@ def parse_move(doc: Any, rules: DaSanRules = DEFAULT_RULES) -> Move:
         if cards:
             raise IllegalMoveError("a bid has no cards")
         return _bid_move(doc.get("amount"))
-    if kind is Kind.PASS or (kind is None and not cards):
+    if kind is Kind.PASS:
         if cards:
             raise IllegalMoveError("a pass has no cards")
         return PASS
     if not cards:
+        if kind is None:
+            return PASS
         raise IllegalMoveError(f"a {kind.label} needs cards")
     return _play(card_ids(cards, "move"), kind, rules)
 
@@ -318,7 +322,7 @@ def moves_from_groups(
     leading = current is None or not current.cards
     min_run = rules.min_run
     out: list[Move] = []
-    if leading:
+    if current is None or not current.cards:
         by_width: list[list[Move]] = [[], [], [], [], []]
         for d in range(13):
             g = groups[d]
