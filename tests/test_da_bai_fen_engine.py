@@ -28,6 +28,7 @@ from solver.games.da_bai_fen import (
     self_play_hand,
 )
 from solver.games.da_bai_fen.bots import policy_of
+from solver.games.da_bai_fen.levels import game_over, game_winner, levels_after, next_hand_options
 from solver.games.da_bai_fen.rules import next_leader
 from tests.test_da_bai_fen import ref_legal, ref_suit, ref_winner
 
@@ -86,6 +87,35 @@ def test_going_past_ace_wins():
     match.record(SimpleNamespace(result=SimpleNamespace(
         declarers=0, outcome=level_outcome(100), next_leader=1)))
     assert match.winner == 1 and match.levels == [11, 14]
+
+
+@pytest.mark.parametrize("points, declarers, expected", [
+    (0, 0, (5, 3)), (0, 1, (3, 5)), (35, 1, (3, 4)), (60, 0, (3, 3)), (95, 0, (3, 4)),
+    (120, 1, (5, 3)),
+])
+def test_levels_after_follows_the_level_table(points, declarers, expected):
+    """The one carry-over rule: the declarers go up by the table's row, the defenders by theirs."""
+    result = SimpleNamespace(declarers=declarers, outcome=level_outcome(points), next_leader=0)
+    assert levels_after((3, 3), result) == expected
+    assert game_winner(expected) is None
+
+
+def test_the_next_hand_carries_levels_and_leader_until_the_game_is_won():
+    state = self_play_hand([GreedyBot()] * 4, seed=6)
+    r = state.result
+    carried = next_hand_options(state)
+    assert carried == {"levels": levels_after(state.levels, r), "leader": r.next_leader,
+                       "dealer": r.next_leader}
+    assert game_over(state) is None
+    nxt = new_hand(seed=1, **carried)
+    assert nxt.levels == carried["levels"] and nxt.leader == r.next_leader
+    won = SimpleNamespace(levels=(12, 3), result=SimpleNamespace(
+        declarers=0, outcome=level_outcome(0), next_leader=2))
+    assert next_hand_options(won) == {}
+    over = game_over(won)
+    assert over["winner_team"] == 0 and "past A" in over["text"]
+    with pytest.raises(InputError, match="not finished"):
+        next_hand_options(new_hand(seed=1))
 
 
 # ------------------------------------------------------------------ draw, trump and kitty
@@ -292,8 +322,7 @@ def test_whole_game_ends_and_levels_follow_the_table(seed, policies):
         if leader is not None:
             assert r.leader == leader and r.declarers == leader % 2
         before = list(levels)
-        levels[r.declarers] += r.outcome.declarers_up
-        levels[1 - r.declarers] += r.outcome.defenders_up
+        levels = list(levels_after(levels, r))
         assert r.outcome == level_outcome(r.defenders_points)
         assert max(before) <= 12  # nobody had passed A before this hand
         leader = r.next_leader

@@ -11,7 +11,8 @@ from api import create_app
 from solver.games import get_game, list_games
 from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import Arrangement, is_foul
-from solver.sessions.service import card_strings
+from solver.cards import cards_named as card_strings
+from solver.sessions.service import LeakError, SessionService
 from solver.sessions.store import SessionNotFound, SessionStore
 
 
@@ -270,7 +271,8 @@ def test_games_say_which_have_an_advisor(make_app):
     assert sorted(games) == list_games()
     for name, g in games.items():
         assert g["playable"], name
-        assert g["advisor"] == (name == "capsa" or get_game(name).advise is not None)
+        assert g["advisor"] == (get_game(name).advice is not None)
+        assert g["presentation"] == get_game(name).presentation.name
         v = _post(c, "/v1/sessions", {"game": name, "seed": 1})
         assert v["advisor"] == g["advisor"]
         r = c.post("/v1/sessions/advice", json={"token": v["token"]})
@@ -303,6 +305,7 @@ def test_capsa_row_check_agrees_with_the_referee(make_app):
 
 
 def test_da_bai_fen_levels_carry_over_between_hands(make_app):
+    from solver.games.da_bai_fen.levels import levels_after
     from solver.games.da_bai_fen.rules import TOP_LEVEL
 
     c = make_app().test_client()
@@ -315,16 +318,15 @@ def test_da_bai_fen_levels_carry_over_between_hands(make_app):
             v = _post(c, "/v1/sessions/move", {"token": tok, "move": rng.choice(v["legal_moves"])})
         prev = get_game("da-bai-fen").from_json(store.load(tok).state["doc"])
         r = prev.result
-        levels = list(prev.levels)
-        levels[r.declarers] += r.outcome.declarers_up
-        levels[1 - r.declarers] += r.outcome.defenders_up
+        levels = levels_after(prev.levels, r)
+        assert (v["game_over"] is not None) == (max(levels) > TOP_LEVEL)
         v = _post(c, "/v1/sessions/next", {"token": tok})
         deal = store.load(tok).state["doc"]["deal"]
         if max(levels) > TOP_LEVEL:
             assert deal["leader"] is None and deal["levels"] == ["2", "2"]
         else:
             assert deal["leader"] == r.next_leader == deal["dealer"]
-            assert [get_game("da-bai-fen").new_game(hands=deal).levels[t] for t in (0, 1)] == levels
+            assert get_game("da-bai-fen").new_game(hands=deal).levels == levels
 
 
 def _natural_seed(c, players: int = 2) -> tuple[int, dict]:
@@ -358,3 +360,77 @@ def test_capsa_natural_is_offered_and_declared(make_app):
         r = c.post("/v1/sessions/move", json={"token": plain["token"], "move": {
             "kind": "natural", "cards": plain["observation"]["hands"][0]}})
         assert r.status_code == 422 and "natural" in r.get_json()["error"]["message"]
+
+
+def test_the_leak_guard_fires_on_any_spelling_of_a_hidden_card():
+    """Jokers and strings of several cards count as naming cards (the guard once read only
+    strings that were exactly one card of the 52)."""
+    state = get_game("da-bai-fen").new_game(seed=3)
+    seat = state.current_player
+    hidden = state.hidden_cards(seat)
+    other = next(q for q in range(4) if q != seat and state.hands[q])
+    from solver.cards import format_cards
+
+    several = " ".join(format_cards(sorted(hidden)[:3]))
+    for doc in ({"note": several}, {"deep": [{"x": format_cards(sorted(hidden))}]},
+                {"peek": format_cards(state.hands[other])}):
+        with pytest.raises(LeakError, match="hidden card"):
+            SessionService.check_no_leak(doc, state, seat)
+    joker = next((c for c in (52, 53) if c in hidden), None)
+    if joker is not None:
+        with pytest.raises(LeakError):
+            SessionService.check_no_leak({"peek": format_cards([joker])[0]}, state, seat)
+    SessionService.check_no_leak(state.observation(seat), state, seat)  # the honest view passes
+
+
+def test_a_leaky_view_is_refused_with_a_500_naming_no_card(make_app, monkeypatch):
+    """A game whose observation would show another seat's cards (a bug): every answer that
+    carries it is refused, and the refusal names no card."""
+    from solver.games.big_two.engine import BigTwoState
+
+    c = make_app().test_client()
+    v = _post(c, "/v1/sessions", {"game": "big-two", "seed": 2, "bots": "random"})
+    honest = BigTwoState.observation
+
+    def leaky(self, player):
+        obs = honest(self, player)
+        other = (player + 1) % self.num_players
+        obs["peek"] = " ".join(obs_card for obs_card in honest(self, other)["hand"])
+        return obs
+
+    monkeypatch.setattr(BigTwoState, "observation", leaky)
+    r = c.post("/v1/sessions/state", json={"token": v["token"]})
+    assert r.status_code == 500, r.get_json()
+    err = r.get_json()["error"]
+    assert err["code"] == "internal_error" and "hidden cards" in err["message"]
+    assert not card_strings(r.get_json())
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_views_carry_the_games_presentation(make_app, name):
+    """The page is told the seat's cards, each seat's roles and, after the hand, the
+    settlement in words by the game (the page holds no game's rules)."""
+    info = get_game(name)
+    c = make_app().test_client()
+    v = _post(c, "/v1/sessions", {"game": name, "seed": 5})
+    tok = v["token"]
+    assert v["presentation"] == info.presentation.name
+    assert sorted(v["own_cards"]) == sorted(info.presentation.own_cards(v["observation"]))
+    assert len(v["own_cards"]) > 0 and len(v["seat_roles"]) == v["players"]
+    assert v["summary"] is None
+    rng = random.Random(2)
+    store = c.application.extensions["sessions"].store
+    while not v["terminal"]:
+        if v["legal_moves"] is not None:
+            move = rng.choice(v["legal_moves"])
+        else:
+            state = info.from_json(store.load(tok).state["doc"])
+            move = state.move_json(state.legal_moves(v["seat"])[0])
+        v = _post(c, "/v1/sessions/move", {"token": tok, "move": move})
+    assert (v["summary"] is not None) == (info.presentation.summary is not None)
+    if v["summary"]:
+        assert "{seat:" in v["summary"] or "Defenders" in v["summary"]
+    frames = _post(c, "/v1/sessions/hand", {"token": tok, "n": 1})["frames"]
+    assert all(f["own_cards"] == info.presentation.own_cards(f["observation"]) for f in frames)
+    games = c.get("/v1/sessions/games").get_json()
+    assert games["default"] in list_games()

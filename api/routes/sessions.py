@@ -22,7 +22,7 @@ from pydantic import Field
 
 from api.endpoint import ApiError, Body, Int, json_endpoint
 from solver.errors import IllegalMoveError, InputError
-from solver.games import get_game, list_games
+from solver.games import DEFAULT_GAME, get_game, list_games
 from solver.sessions.service import LeakError, SessionService, SessionStateError, has_advisor
 from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
 
@@ -167,12 +167,13 @@ def games() -> dict:
             playable, reason = False, "its engine does not give seat views yet"
         out.append({"name": info.name, "title": info.title, "players": list(info.players),
                     "bots": list(info.bots), "playable": playable, "reason": reason,
-                    "advisor": has_advisor(info),
+                    "advisor": has_advisor(info), "presentation": info.presentation.name,
+                    "partial_check": info.check_partial is not None,
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "choices": list(o.choices) if o.choices else None,
                                  "minimum": o.minimum, "maximum": o.maximum}
                                 for o in info.options]})
-    return {"games": out}
+    return {"games": out, "default": DEFAULT_GAME}
 
 
 @json_endpoint(bp, "", CreateRequest, None, tag=_TAG, errors=(413,),
@@ -197,7 +198,8 @@ def move(body: MoveRequest) -> dict:
 
 
 @json_endpoint(bp, "/check", RowsRequest, None, tag=_TAG, errors=PLAY_ERRORS,
-               summary="Capsa: check the rows being set (each full row's kind, foul so far)")
+               summary="Check a move being built, where the game has such a check (Capsa: the rows "
+                       "being set, each full row's kind, foul so far)")
 def check(body: RowsRequest) -> dict:
     return service().check_rows(body.token, body.rows)
 

@@ -18,7 +18,8 @@ import importlib
 from solver.errors import InputError
 from solver.games.base import GameInfo, GameState, Option, play_hand
 
-__all__ = ["GameInfo", "GameState", "Option", "all_games", "get_game", "list_games", "play_hand"]
+__all__ = ["DEFAULT_GAME", "GameInfo", "GameState", "Option", "all_games", "get_game", "list_games",
+           "play_hand"]
 
 # name -> (package under solver.games, aliases). Importing a package is deferred to first use,
 # so ``import solver.games`` stays light (Capsa's kernels load numba).
@@ -28,6 +29,9 @@ GAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "da-bai-fen": ("da_bai_fen", ("dabaifen",)),
     "da-san": ("da_san", ("big-three",)),
 }
+
+# The game pages offer first (the solver's own game).
+DEFAULT_GAME = "capsa"
 
 _LOADED: dict[str, GameInfo] = {}
 

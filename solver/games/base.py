@@ -23,6 +23,13 @@ A game state is mutable; moves are immutable values::
 - ``to_json()`` / ``from_json(doc)``: a versioned document of the deal, the rules and the
   history; ``history`` lists ``(player, move)`` in order, enough to replay the hand.
 
+What a session, a search or a page needs of a game is asked of its :class:`GameInfo`, never of
+its name: ``from_view(observation, hidden)`` (a state from what a seat sees plus the hidden
+facts, as OpenSpiel's resample-from-infostate; ``hidden_of(state, seat)`` gives the true ones),
+``utility_bounds(rules)``, ``presentation`` (how the play page draws it), ``advice`` and
+``review`` of a seat's play, ``check_partial`` (a move being built, checked as it grows),
+``next_hand`` and ``game_over`` (games of several hands).
+
 Rules are frozen option objects built by ``Rules.from_options(options)`` (a mapping, an
 instance, or None for the defaults). A move has ``cards`` (card ids, see :mod:`solver.cards`)
 and ``kind`` (a snake_case label such as ``pair``, ``four_of_a_kind``, ``pass``, ``bid``);
@@ -188,6 +195,44 @@ class Option:
     maximum: int | None = None
 
 
+def own_hand(observation: Mapping[str, Any]) -> list[str]:
+    """The observing seat's cards where an observation keeps them in ``hand``."""
+    return list(observation.get("hand") or [])
+
+
+def dealer_role(observation: Mapping[str, Any], players: int) -> list[list[str]]:
+    """Each seat's roles where the only one is the dealer (if the observation names one)."""
+    return [["dealer"] if observation.get("dealer") == p else [] for p in range(players)]
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the play page shows a game, computed from one seat's observation only (so it can
+    hold nothing that seat may not see).
+
+    ``name`` picks the page module that draws the seat's hand and the settlement
+    (``generic``: cards to select and the legal moves as buttons). ``own_cards`` are the
+    seat's cards, ``seat_roles`` each seat's roles (dealer, bidder, team...), ``summary`` the
+    settlement in words once the hand is over (None while it runs), seats written ``{seat:N}``
+    for the page to name them ("You", "Seat 2 (search)").
+    """
+
+    name: str = "generic"
+    own_cards: Callable[[Mapping[str, Any]], list[str]] = own_hand
+    seat_roles: Callable[[Mapping[str, Any], int], list[list[str]]] = dealer_role
+    summary: Callable[[Mapping[str, Any]], str | None] | None = None
+
+
+def hands_stand_alone(previous: GameState) -> dict[str, Any]:
+    """``next_hand`` of a game whose hands are dealt afresh: nothing carries over."""
+    return {}
+
+
+def never_over(previous: GameState) -> dict[str, Any] | None:
+    """``game_over`` of a game whose hands stand alone: no hand ends a game."""
+    return None
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A registry entry: how to start a game, and what describes it.
@@ -197,6 +242,24 @@ class GameInfo:
     ``format_moves`` renders that answer for a terminal. ``warm_up`` compiles the game's
     kernels, if it has any. ``advise`` ranks the legal moves of the seat an observation
     belongs to, from that observation only.
+
+    What sessions, searches and pages ask of a game (so that none of them needs its name):
+
+    - ``from_view(observation, hidden)``: a state consistent with the observation of a seat
+      to act, the facts hidden from it taken from ``hidden`` (sampled by a search, or the
+      true ones: ``hidden_of(state, seat)``, which gives them in the same form). Given the
+      true ones it is the real state as far as any seat can tell, and plays on the same.
+    - ``utility_bounds(rules)``: the least and the most one seat can score in a hand under
+      these rules (a ``rules_json`` document, or None for the defaults).
+    - ``presentation``: how the play page shows the game (:class:`Presentation`).
+    - ``advice(observation, seed)``: the play page's Hint for the seat to act (by default the
+      game's ``advise`` at its default budget); ``review(observation, seed)``: a review of
+      the seat's play from its observation of the finished hand (None: no review).
+    - ``check_partial(observation, draft)``: a move being built, checked as it grows (what
+      is complete, what is wrong so far); None when moves are picked whole.
+    - ``next_hand(previous)``: keyword arguments of ``new_game`` that carry a finished hand
+      over to the next one; ``game_over(previous)``: what ended a game of several hands
+      with ``previous`` (``{"winner_team": ..., "text": ...}``), None while it goes on.
     """
 
     name: str
@@ -216,6 +279,20 @@ class GameInfo:
     # advise(observation, budget_ms=None, iterations=None, seed=None) -> {"moves": [{"move":
     # move JSON, "value": estimate, "stderr": its standard error, ...}, ...] best first, ...}
     advise: Callable[..., dict[str, Any]] | None = None
+    from_view: Callable[[Mapping[str, Any], Mapping[str, Any]], GameState] | None = None
+    hidden_of: Callable[[GameState, int], dict[str, Any]] | None = None
+    utility_bounds: Callable[[Mapping[str, Any] | None], tuple[float, float]] | None = None
+    presentation: Presentation = Presentation()
+    advice: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    review: Callable[[Mapping[str, Any], int], dict[str, Any] | None] | None = None
+    check_partial: Callable[[Mapping[str, Any], Any], dict[str, Any]] | None = None
+    next_hand: Callable[[GameState], dict[str, Any]] = hands_stand_alone
+    game_over: Callable[[GameState], dict[str, Any] | None] = never_over
+
+    def __post_init__(self) -> None:
+        if self.advice is None and self.advise is not None:
+            advise = self.advise
+            object.__setattr__(self, "advice", lambda obs, seed: advise(obs, seed=seed))
 
     def bot(self, name: str) -> Bot:
         try:

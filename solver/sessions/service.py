@@ -4,8 +4,12 @@ A session is one human seat at a table of bots for any registered game: the curr
 lives as its ``to_json`` document and is rebuilt with ``from_json`` on each request; bots
 move (each from its own ``observation``) until the human is to act or the hand is over.
 What leaves this module for a client is the human seat's ``observation``, the human's
-legal moves, and, once a hand is over, its returns and what the rules reveal; a last check
-refuses any answer that names a card of ``hidden_cards(seat)``.
+legal moves, what the game's ``presentation`` makes of that observation, and, once a hand is
+over, its returns and what the rules reveal; a last check refuses any answer that names a
+card of ``hidden_cards(seat)`` (:func:`solver.cards.cards_named`: jokers and strings of
+several cards included). Whatever differs from game to game (advice, review, the live check
+of a move being built, how one hand leads to the next) is asked of the game's registry
+entry: this module knows no game by name.
 
 Bots are deterministic: a bot's random source is seeded by the deal and the move number, so
 "play this deal again" meets the same bots, and a restarted server continues identically.
@@ -20,14 +24,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.cards import json_strings, parse_card
-from solver.errors import CardError, IllegalMoveError, InputError
+from solver.cards import cards_named
+from solver.errors import IllegalMoveError, InputError
 from solver.games import canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
-from solver.sessions.continuation import game_over, next_hand_options
 from solver.sessions.store import Session, SessionStore
 
-LEGAL_LIST_MAX = 2000  # longer move lists (Capsa's ~20,000 splits) go as a count only
+LEGAL_LIST_MAX = 2000  # longer move lists (a table game's ~20,000 splits) go as a count only
 MAX_STEPS = 5000
 SEED_MAX = 2**63 - 1
 
@@ -45,18 +48,6 @@ class SessionStateError(InputError):
 
 class LeakError(RuntimeError):
     """An answer would have shown a card the seat may not see (a bug in a game's views)."""
-
-
-def card_strings(doc: Any) -> set[int]:
-    """Every card named anywhere in a JSON document (a string that is exactly one card)."""
-    found: set[int] = set()
-    for text in json_strings(doc):
-        if 2 <= len(text) <= 3:
-            try:
-                found.add(parse_card(text))
-            except CardError:
-                pass
-    return found
 
 
 def derived_seed(*parts: Any) -> int:
@@ -80,8 +71,9 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def has_advisor(info: GameInfo) -> bool:
-    """Whether ``/advice`` answers for this game (Capsa's solver, or the game's ``advise``)."""
-    return info.name == "capsa" or info.advise is not None
+    """Whether ``/advice`` answers for this game (it has ``advice``, its own or its
+    ``advise``)."""
+    return info.advice is not None
 
 
 class SessionService:
@@ -153,16 +145,18 @@ class SessionService:
                   "exportable": not self._still_hidden(state, seat)}
         session.state["recorded"] = True
         session.state["review"] = record["review"]
-        session.state["game_over"] = record["game_over"] = game_over(session.game, state)
+        session.state["game_over"] = record["game_over"] = self._info(session.game).game_over(state)
         return record
 
     def _review(self, session: Session, state: GameState) -> dict[str, Any] | None:
-        if session.game != "capsa":
+        """The game's review of the human's play (from the human's view of the end only)."""
+        review = self._info(session.game).review
+        if review is None:
             return None
-        from solver.sessions import capsa
-
         seat = session.meta["seat"]
-        return capsa.review(state.observation(seat), derived_seed(deal_key(state.to_json()), "review"))
+        out = review(state.observation(seat), derived_seed(deal_key(state.to_json()), "review"))
+        self.check_no_leak(out, state, seat)
+        return out
 
     def _start_hand(self, session: Session, state: GameState, n: int, seed: int | None,
                     replay_of: int | None) -> dict[str, Any] | None:
@@ -190,7 +184,8 @@ class SessionService:
             if count <= LEGAL_LIST_MAX:
                 legal = [state.move_json(m) for m in moves]
             elif count and getattr(moves[count - 1], "kind", None) == "natural":
-                natural = state.move_json(moves[count - 1])  # Capsa: the natural one may declare
+                # too many moves to list: a declaration the hand allows is still offered
+                natural = state.move_json(moves[count - 1])
         out = {
             "game": session.game, "title": info.title, "seat": seat,
             "players": state.num_players,
@@ -204,13 +199,23 @@ class SessionService:
             "legal_moves": legal, "legal_count": count, "natural_move": natural,
             "returns": [float(x) for x in state.returns()] if terminal else None,
             "review": session.state.get("review") if terminal else None,
-            "presentation": "capsa_rows" if session.game == "capsa" else "generic",
+            "presentation": info.presentation.name,
             "advisor": has_advisor(info),
             "game_over": session.state.get("game_over") if terminal else None,
             "expires": session.expires,
+            **self._presented(info, state.observation(seat), state.num_players),
         }
         self.check_no_leak(out, state, seat)
         return out
+
+    @staticmethod
+    def _presented(info: GameInfo, observation: dict[str, Any], players: int) -> dict[str, Any]:
+        """What the game's presentation makes of the seat's observation (and of nothing
+        else): the seat's cards, each seat's roles, the settlement in words."""
+        pres = info.presentation
+        return {"own_cards": pres.own_cards(observation),
+                "seat_roles": pres.seat_roles(observation, players),
+                "summary": pres.summary(observation) if pres.summary else None}
 
     @staticmethod
     def check_no_leak(doc: Any, state: GameState, seat: int) -> None:
@@ -219,7 +224,7 @@ class SessionService:
             hidden = state.hidden_cards(seat)
         except NotImplementedError:
             return
-        leaked = card_strings(doc) & hidden
+        leaked = cards_named(doc) & hidden
         if leaked:
             raise LeakError(f"{state.game_name}: an answer for seat {seat} named "
                             f"{len(leaked)} hidden card(s)")
@@ -286,8 +291,7 @@ class SessionService:
         info = self._info(session.game)
         n = session.state["n"] + 1
         seed = derived_seed(session.meta["seed"], n)
-        state = info.new_game(seed=seed, rules=session.meta["rules"],
-                              **next_hand_options(session.game, state))
+        state = info.new_game(seed=seed, rules=session.meta["rules"], **info.next_hand(state))
         record = self._start_hand(session, state, n, seed, None)
         self.store.save(session, record)
         return self.view(session, state)
@@ -339,16 +343,20 @@ class SessionService:
         except NotImplementedError:
             still_hidden = set()
         state = info.from_json({**doc, "history": []})
-        frames = [{"step": 0, "player": None, "move": None, "observation": state.observation(seat)}]
+        own = info.presentation.own_cards
+        first = state.observation(seat)
+        frames = [{"step": 0, "player": None, "move": None, "observation": first,
+                   "own_cards": own(first)}]
         for i, entry in enumerate(doc["history"], start=1):
             move = state.parse_move(entry["move"])
             player = state.current_player
             state.apply(move)
             shown = player == seat or not (set(int(c) for c in getattr(move, "cards", ()))
                                            & still_hidden)
+            obs = state.observation(seat)
             frames.append({"step": i, "player": player,
                            "move": state.move_json(move) if shown else None,
-                           "observation": state.observation(seat)})
+                           "observation": obs, "own_cards": own(obs)})
         out = {"game": session.game, "n": rec["n"], "seat": seat, "replay_of": rec.get("replay_of"),
                "returns": rec["returns"], "review": rec.get("review"), "frames": frames}
         self.check_no_leak(out, final, seat)
@@ -396,30 +404,29 @@ class SessionService:
             raise SessionStateError("advice is for your turn")
         obs = state.observation(seat)
         seed = derived_seed(deal_key(session.state["doc"]), "advice", len(state.history))
-        if session.game == "capsa":
-            from solver.sessions import capsa
+        info = self._info(session.game)
+        if info.advice is None:
+            raise SessionStateError(f"{info.name} has no advisor")
+        out = info.advice(obs, seed)
+        self.check_no_leak(out, state, seat)
+        return out
 
-            out = capsa.advice(obs, seed=seed)
-        else:
-            info = self._info(session.game)
-            if info.advise is None:
-                raise SessionStateError(f"{info.name} has no advisor")
-            out = info.advise(obs, seed=seed)
+    def check_partial(self, token: str, draft: Any) -> dict[str, Any]:
+        """The live check of a move being built, where the game has one (a table game's
+        rows: each full row's kind, a foul so far)."""
+        session = self.store.load(token)
+        info = self._info(session.game)
+        if info.check_partial is None:
+            raise SessionStateError(f"{info.name} moves are picked whole: there is nothing "
+                                    "to check while building one")
+        state = self._state(session)
+        seat = session.meta["seat"]
+        if state.is_terminal() or state.current_player != seat:
+            raise SessionStateError("a move is checked while you build it, on your turn")
+        out = info.check_partial(state.observation(seat), draft)
         self.check_no_leak(out, state, seat)
         return out
 
     def check_rows(self, token: str, rows: Any) -> dict[str, Any]:
-        """Capsa: the live check of the rows being set (hand kinds, foul so far)."""
-        session = self.store.load(token)
-        if session.game != "capsa":
-            raise SessionStateError(f"rows are checked for capsa only, not {session.game}")
-        state = self._state(session)
-        seat = session.meta["seat"]
-        if state.is_terminal() or state.current_player != seat:
-            raise SessionStateError("the rows are checked while you set them")
-        if not isinstance(rows, Mapping):
-            raise InputError("rows is an object {front, middle, back} of card lists")
-        from solver.sessions import capsa
-
-        obs = state.observation(seat)
-        return capsa.check_rows(obs["hands"][seat], obs["rules"], rows)
+        """``check_partial`` under its first name (the rows of ``/v1/sessions/check``)."""
+        return self.check_partial(token, rows)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from solver.games.base import GameInfo, MoveArg, Option, from_json_via
+from solver.cards import format_cards, parse_cards
+from solver.errors import InputError
+from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
 from solver.games.big_two import moves_result
-from solver.games.big_two.advise import SearchBot, advise
+from solver.games.big_two.advise import SearchBot, View, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
-from solver.games.big_two.engine import new_game
-from solver.games.big_two.moves import warm_up
+from solver.games.big_two.engine import BigTwoState, new_game, penalty
+from solver.games.big_two.moves import HAND_SIZE, ids_to_mask, warm_up
 from solver.games.big_two.rules import (
     DEFAULT_RULES,
     FLUSH_ORDERS,
@@ -32,6 +35,42 @@ def format_moves(result: dict[str, Any]) -> str:
     lines = [f"{m['kind']:<15} {' '.join(m['cards'])}" for m in result["moves"]]
     lines.append("pass allowed" if result["can_pass"] else "leading: no pass")
     return "\n".join(lines)
+
+
+def hidden_of(state: GameState, player: int) -> dict[str, Any]:
+    """``GameInfo.hidden_of``: the other seats' hands (None in ``player``'s own seat)."""
+    if not isinstance(state, BigTwoState):
+        raise InputError(f"not a Big Two hand: {type(state).__name__}")
+    return {"hands": [None if q == player else format_cards(state.hand(q))
+                      for q in range(state.num_players)]}
+
+
+def from_view(observation: Mapping[str, Any], hidden: Mapping[str, Any]) -> BigTwoState:
+    """``GameInfo.from_view``: the hand the seat to act sees, the other hands from ``hidden``
+    (read as the advisor reads the observation)."""
+    view = View(observation)
+    hands = [view.mine if q == view.seat else ids_to_mask(parse_cards(hidden["hands"][q]))
+             for q in range(view.n)]
+    return BigTwoState.from_view(hands, view.rules, view.seat, view.current, view.last_player,
+                                 view.passes, view.history, view.required)
+
+
+def utility_bounds(rules: Any = None) -> tuple[float, float]:
+    """``GameInfo.utility_bounds``: a loser pays at most the penalty of a full hand; the
+    winner scores 0, or with ``zero_sum`` collects every loser's penalty."""
+    r = BigTwoRules.from_options(rules)
+    worst = float(penalty(HAND_SIZE))
+    return -worst, worst * (r.players - 1) if r.zero_sum else 0.0
+
+
+def summary(observation: Mapping[str, Any]) -> str | None:
+    """The settlement in words: who went out, and the cards the others kept."""
+    res = observation.get("result")
+    if not res:
+        return None
+    left = ", ".join(f"{{seat:{p}}} {n}" for p, n in enumerate(res["cards_left"]))
+    return (f"{{seat:{res['winner']}}} went out first{' with a dragon' if res['dragon'] else ''}. "
+            f"Cards left: {left}.")
 
 
 GAME = GameInfo(
@@ -70,4 +109,8 @@ GAME = GameInfo(
     format_moves=format_moves,
     warm_up=warm_up,
     advise=advise,
+    from_view=from_view,
+    hidden_of=hidden_of,
+    utility_bounds=utility_bounds,
+    presentation=Presentation(summary=summary),
 )

@@ -23,10 +23,19 @@ import numpy as np
 
 from solver.cards import cards_twice, format_cards, parse_cards
 from solver.errors import CardError, IllegalMoveError, InputError
-from solver.games.base import TERMINAL, GameInfo, GameState, LazyMoves, Option, from_json_via
+from solver.games.base import (
+    TERMINAL,
+    GameInfo,
+    GameState,
+    LazyMoves,
+    Option,
+    Presentation,
+    from_json_via,
+)
+from solver.games.capsa import review
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, make_seat, score
-from solver.games.capsa.rules import PRESETS, Rules, resolve_rules
+from solver.games.capsa.rules import PRESETS, ROWS, Rules, resolve_rules
 from solver.games.capsa.solve import arrange, warm_up
 from solver.games.capsa.splits import (
     Arrangement,
@@ -280,6 +289,50 @@ def _solver_bot(method: str, samples: int = 0):
     return bot
 
 
+def hidden_of(state: GameState, player: int) -> dict[str, Any]:
+    """``GameInfo.hidden_of``: the other seats' cards and the rows they set, hidden from
+    ``player`` until the table is settled (None in its own seat)."""
+    if not isinstance(state, CapsaState):
+        raise InputError(f"not a Capsa table: {type(state).__name__}")
+    return {"hands": [None if q == player else format_cards(h)
+                      for q, h in enumerate(state._hands)],
+            "moves": [None if q == player or m is None else m.to_json()
+                      for q, m in enumerate(state._moves)]}
+
+
+def from_view(observation: Mapping[str, Any], hidden: Mapping[str, Any]) -> CapsaState:
+    """``GameInfo.from_view``: the table an observation of a seat still to set its rows
+    describes, the other seats' cards and rows taken from ``hidden`` (rows are set in seat
+    order, so the seats already set are replayed in that order)."""
+    seat = observation["player"]
+    if observation.get("game") != "capsa" or seat not in (observation.get("to_act") or []):
+        raise InputError("from_view takes the observation of a Capsa seat yet to set its rows")
+    n = observation["num_players"]
+    hands = [observation["hands"][q] if q == seat else hidden["hands"][q] for q in range(n)]
+    state = new_game(hands=hands, rules=observation["rules"])
+    for q in range(n):
+        if observation["set"][q]:
+            state.apply(state.parse_move(hidden["moves"][q]))
+    return state
+
+
+def utility_bounds(rules: Any = None) -> tuple[float, float]:
+    """``GameInfo.utility_bounds``: against each opponent at most the three rows, the scoop
+    and the largest royalty of each row, or the largest natural; times the opponents."""
+    r, players = _split_rules(rules)
+    scoop = 1 if r.scoring == "two-four" else r.scoop_bonus
+    royalties = sum(max([u for row, _, u in r.royalties if row == name] or [0]) for name in ROWS)
+    natural = max([u for _, u in r.naturals] or [0])
+    most = (players or DEFAULT_PLAYERS) - 1
+    bound = float(most * max(3 + scoop + royalties, natural))
+    return -bound, bound
+
+
+def own_cards(observation: Mapping[str, Any]) -> list[str]:
+    """The observing seat's 13 cards (a table observation lists every seat's, mostly None)."""
+    return list(observation["hands"][observation["player"]] or [])
+
+
 GAME = GameInfo(
     name="capsa",
     title="Capsa Susun (13-card Chinese poker)",
@@ -297,4 +350,11 @@ GAME = GameInfo(
     bots={"table": lambda: _solver_bot("table"),
           "montecarlo": lambda: _solver_bot("montecarlo", 1000)},
     warm_up=warm_up,
+    from_view=from_view,
+    hidden_of=hidden_of,
+    utility_bounds=utility_bounds,
+    presentation=Presentation(name="capsa_rows", own_cards=own_cards),
+    advice=lambda observation, seed: review.advice(observation, seed=seed),
+    review=review.review,
+    check_partial=review.check_partial,
 )

@@ -32,6 +32,7 @@ from solver.games.da_bai_fen.engine import (
     Phase,
     new_hand,
 )
+from solver.games.da_bai_fen.levels import game_winner, levels_after
 from solver.games.da_bai_fen.moves import winner_index
 
 Policy = Callable[[DaBaiFenState, random.Random], Move]
@@ -183,11 +184,8 @@ class Match:
         r = state.result
         if r is None:
             raise InputError("the hand is not finished")
-        o = r.outcome
-        for team, up in ((r.declarers, o.declarers_up), (1 - r.declarers, o.defenders_up)):
-            self.levels[team] += up
-            if self.levels[team] > TOP_LEVEL:
-                self.winner = team
+        self.levels = list(levels_after(self.levels, r))
+        self.winner = game_winner(self.levels)
         self.next_leader = r.next_leader
         self.results.append(r)
         return r

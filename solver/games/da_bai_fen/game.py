@@ -6,12 +6,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from solver.cards import format_cards
-from solver.games.base import GameInfo, MoveArg, Option, from_json_via
-from solver.games.da_bai_fen.advise import SearchBot, advise
+from collections.abc import Mapping
+
+from solver.cards import format_cards, parse_cards
+from solver.errors import InputError
+from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
+from solver.games.da_bai_fen import levels
+from solver.games.da_bai_fen.advise import SearchBot, View, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
-from solver.games.da_bai_fen.cards import Trump
-from solver.games.da_bai_fen.engine import GAME_NAME, new_hand
+from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump
+from solver.games.da_bai_fen.engine import DEALT, GAME_NAME, DaBaiFenState, Phase, new_hand
 from solver.games.da_bai_fen.moves import legal_plays
 from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 
@@ -47,6 +51,92 @@ OPTIONS = tuple(
            minimum=KITTY_MULTIPLIER_RANGE[0], maximum=KITTY_MULTIPLIER_RANGE[1])
     for f in fields(DaBaiFenRules))
 
+def hidden_of(state: GameState, player: int) -> dict[str, Any]:
+    """``GameInfo.hidden_of``: the other hands (in the engine's order: drawing order while
+    drawing), the undrawn deck in its order, and the kitty and buried cards where ``player``
+    is not the leader who saw them."""
+    if not isinstance(state, DaBaiFenState):
+        raise InputError(f"not a Da Bai Fen hand: {type(state).__name__}")
+    out: dict[str, Any] = {"hands": [None if q == player else format_cards(state.hands[q])
+                                     for q in range(NUM_PLAYERS)]}
+    if state.phase is Phase.DRAW:
+        out["deck"] = format_cards(state.deck[state.drawn:])
+    if player != state.leader or state.phase is Phase.DRAW:
+        out["kitty"] = format_cards(state.kitty)
+        out["buried"] = format_cards(state.buried)
+    return out
+
+
+def _cards(text: Any) -> list[int]:
+    return parse_cards(text or [], allow_jokers=True)
+
+
+def from_view(observation: Mapping[str, Any], hidden: Mapping[str, Any]) -> DaBaiFenState:
+    """``GameInfo.from_view``: the hand the seat to act sees (read as the advisor reads the
+    observation), the hidden cards from ``hidden``. While drawing, the deck is rebuilt from
+    the hands in drawing order and the undrawn rest; the seat's own cards, whose order
+    nobody else sees, take its drawing positions in sorted order."""
+    view = View(observation)
+    hands = [list(view.mine) if q == view.seat else _cards(hidden["hands"][q])
+             for q in range(NUM_PLAYERS)]
+    if view.phase is Phase.DRAW:
+        first = (view.dealer + 1) % NUM_PLAYERS
+        taken = [0] * NUM_PLAYERS
+        deck = []
+        for j in range(view.drawn):
+            seat = (first + j) % NUM_PLAYERS
+            deck.append(hands[seat][taken[seat]])
+            taken[seat] += 1
+        deck += _cards(hidden["deck"])
+        return DaBaiFenState.from_view(
+            deck=deck, dealer=view.dealer, levels=view.levels, first_hand=view.first_hand,
+            leader=view.leader, trump_rank=view.trump_rank, hands=hands, drawn=view.drawn,
+            shown=None, revealed=(), trump=None, buried=[], phase=Phase.DRAW, trick=[],
+            trick_leader=-1, tricks=[], team_points=[0, 0], rules=view.rules,
+            to_show=view.seat)
+    kitty = view.kitty if view.kitty is not None else _cards(hidden.get("kitty"))
+    buried = view.buried if view.buried is not None else _cards(hidden.get("buried"))
+    return DaBaiFenState.from_view(
+        deck=(), kitty=kitty, dealer=view.dealer, levels=view.levels,
+        first_hand=view.first_hand, leader=view.leader, trump_rank=view.trump_rank,
+        hands=hands, drawn=DEALT, shown=view.shown, revealed=view.revealed, trump=view.trump,
+        buried=buried, phase=view.phase, trick=view.trick, trick_leader=view.trick_leader,
+        tricks=view.tricks, team_points=view.team_points, rules=view.rules)
+
+
+def utility_bounds(rules: Any = None) -> tuple[float, float]:
+    """``GameInfo.utility_bounds``: a team goes up at most 2 levels in a hand, and only one
+    team goes up."""
+    return -2.0, 2.0
+
+
+TEAM = levels.TEAM_NAMES
+
+
+def seat_roles(observation: Mapping[str, Any], players: int) -> list[list[str]]:
+    """The dealer, the leader, and each seat's team (A: seats 0 and 2, B: 1 and 3)."""
+    out: list[list[str]] = [[] for _ in range(players)]
+    for p in range(players):
+        if observation.get("dealer") == p:
+            out[p].append("dealer")
+        if observation.get("leader") == p:
+            out[p].append("leader")
+        out[p].append(f"team {TEAM[p % 2]}")
+    return out
+
+
+def summary(observation: Mapping[str, Any]) -> str | None:
+    """The settlement in words: the points, the levels gained and the next leader."""
+    res = observation.get("result")
+    if not res:
+        return None
+    stay = "the defenders declare next." if res["defenders_declare"] else "the declarers stay."
+    return (f"Defenders {res['defenders_points']} points (kitty bonus {res['kitty_bonus']}), "
+            f"declarers {res['declarers_points']}. Declarers (team {TEAM[res['declarers']]}) "
+            f"go up {res['declarers_up']}, defenders up {res['defenders_up']}; {stay} "
+            f"Next leader: {{seat:{res['next_leader']}}}.")
+
+
 GAME = GameInfo(
     name=GAME_NAME,
     title="Da Bai Fen (trick-taking, beat a hundred points)",
@@ -68,4 +158,10 @@ GAME = GameInfo(
     ),
     format_moves=format_moves,
     advise=advise,
+    from_view=from_view,
+    hidden_of=hidden_of,
+    utility_bounds=utility_bounds,
+    presentation=Presentation(seat_roles=seat_roles, summary=summary),
+    next_hand=levels.next_hand_options,
+    game_over=levels.game_over,
 )

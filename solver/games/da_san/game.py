@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from solver.games.base import GameInfo, MoveArg, Option, from_json_via
-from solver.games.da_san.advise import SearchBot, advise
+from solver.cards import format_cards, parse_cards
+from solver.errors import InputError
+from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
+from solver.games.da_san.advise import SearchBot, View, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
-from solver.games.da_san.engine import new_game
-from solver.games.da_san.moves import moves_result
+from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, Phase, new_game
+from solver.games.da_san.moves import MAX_BID, moves_result
 from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
 
 
@@ -22,6 +25,56 @@ def format_moves(result: dict[str, Any]) -> str:
     if result["can_pass"]:
         lines.append("pass")
     return "\n".join(lines) if lines else "(no legal move)"
+
+
+def hidden_of(state: GameState, player: int) -> dict[str, Any]:
+    """``GameInfo.hidden_of``: the other seats' hands, and the kitty where ``player`` has not
+    seen it (closed during the auction, in the bidder's hand after)."""
+    if not isinstance(state, DaSanState):
+        raise InputError(f"not a Da San hand: {type(state).__name__}")
+    return {"hands": [None if q == player else format_cards(state.hands[q])
+                      for q in range(NUM_PLAYERS)],
+            "kitty": None if state.kitty_seen_by(player) else format_cards(state.kitty)}
+
+
+def from_view(observation: Mapping[str, Any], hidden: Mapping[str, Any]) -> DaSanState:
+    """``GameInfo.from_view``: the hand the seat to act sees, the other hands and an unseen
+    kitty from ``hidden`` (read as the advisor reads the observation)."""
+    view = View(observation)
+    hands = [list(view.mine) if q == view.seat else parse_cards(hidden["hands"][q])
+             for q in range(NUM_PLAYERS)]
+    kitty = view.kitty if view.kitty else parse_cards(hidden.get("kitty") or [])
+    return DaSanState.from_view(
+        hands, kitty, dealer=view.dealer, opener=view.opener, phase=view.phase,
+        high_bid=view.high_bid, bidder=view.bidder, passes=view.passes, to_act=view.seat,
+        pile=view.pile, last_player=view.last_player, history=view.history, rules=view.rules)
+
+
+def utility_bounds(rules: Any = None) -> tuple[float, float]:
+    """``GameInfo.utility_bounds``: the bidder wins or pays the bid (at most 3) to each of
+    the two others."""
+    most = float(MAX_BID * (NUM_PLAYERS - 1))
+    return -most, most
+
+
+def seat_roles(observation: Mapping[str, Any], players: int) -> list[list[str]]:
+    """The dealer, and the high bidder with the bid."""
+    out: list[list[str]] = [[] for _ in range(players)]
+    for p in range(players):
+        if observation.get("dealer") == p:
+            out[p].append("dealer")
+        if observation.get("bidder") == p:
+            out[p].append(f"bidder {observation['high_bid']}")
+    return out
+
+
+def summary(observation: Mapping[str, Any]) -> str | None:
+    """The settlement in words: who went out, and whether the bid was made."""
+    res = observation.get("settlement")
+    if not res:
+        return None
+    return (f"{{seat:{res['winner']}}} went out first. {{seat:{res['bidder']}}} bid "
+            f"{res['bid']} and {'made it.' if res['bidder_made'] else 'failed.'}")
 
 
 GAME = GameInfo(
@@ -46,4 +99,8 @@ GAME = GameInfo(
     ),
     format_moves=format_moves,
     advise=advise,
+    from_view=from_view,
+    hidden_of=hidden_of,
+    utility_bounds=utility_bounds,
+    presentation=Presentation(seat_roles=seat_roles, summary=summary),
 )

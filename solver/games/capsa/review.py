@@ -1,4 +1,7 @@
-"""Capsa's presentation extras for sessions: the solver's advice and the review of a table.
+"""Capsa's advice, review and live row check for the play page (``GameInfo.advice``,
+``review`` and ``check_partial`` of the registry entry), each from one seat's observation.
+
+Advice: the solver's best arrangements of the seat's 13 cards (the ``table`` method).
 
 Review, once a table is settled: the human's arrangement and the solver's top 5 scored on
 the same Monte Carlo deals (common random numbers: the opponents hold random unseen cards
@@ -129,6 +132,15 @@ def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMP
 
 
 ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
+
+
+def check_partial(observation: Mapping[str, Any], rows: Any) -> dict[str, Any]:
+    """``GameInfo.check_partial``: the rows being set by the observing seat, checked."""
+    from solver.errors import InputError
+
+    if not isinstance(rows, Mapping):
+        raise InputError("rows is an object {front, middle, back} of card lists")
+    return check_rows(observation["hands"][observation["player"]], observation["rules"], rows)
 
 
 def check_rows(hand: Sequence[str], rules: Mapping[str, Any], rows: Mapping[str, Any]
