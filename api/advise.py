@@ -8,14 +8,14 @@ worker for long; the CLI allows more.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from flask import Blueprint
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
-from api.schemas import bounded
+from api.schemas import Int
 from solver.games import get_game
 from solver.games.capsa.limits import MAX_SEED
 
@@ -26,11 +26,11 @@ MAX_BUDGET_MS = 5_000
 class AdviseRequest(Body):
     observation: dict[str, Any] = Field(
         description="what the seat to act sees: the game's observation(seat) document")
-    iterations: bounded(1, MAX_ITERATIONS) | None = Field(  # type: ignore[valid-type]
+    iterations: Annotated[Int, Field(ge=1, le=MAX_ITERATIONS)] | None = Field(
         default=None, description="sampled worlds to search (deterministic for a seed)")
-    budget_ms: bounded(1, MAX_BUDGET_MS) | None = Field(  # type: ignore[valid-type]
+    budget_ms: Annotated[Int, Field(ge=1, le=MAX_BUDGET_MS)] | None = Field(
         default=None, description="search time instead of iterations (default: the advisor's)")
-    seed: bounded(0, MAX_SEED) | None = Field(  # type: ignore[valid-type]
+    seed: Annotated[Int, Field(ge=0, le=MAX_SEED)] | None = Field(
         default=0, description="search seed")
 
 

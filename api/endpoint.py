@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 from flask import Blueprint, current_app, jsonify, request
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import HTTPException
 
-from api.schemas import Int
+from api.schemas import Body, Int
 from solver.errors import InputError
 
 __all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "ApiError", "Body", "Int",
@@ -55,12 +55,6 @@ class ApiError(Exception):
         if self.details is not None:
             err["details"] = self.details
         return {"error": err}
-
-
-class Body(BaseModel):
-    """Base for request bodies: unknown fields are errors."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ that shares cards with the hand, is a 422 (well formed, but not a Big Two positi
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated
 
 from flask import Blueprint
 from pydantic import BaseModel, Field
@@ -15,24 +15,24 @@ from pydantic import BaseModel, Field
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
-from api.schemas import card, cards, choice
+from api.schemas import Cards, card, cards, choice
 from solver.games.big_two import BigTwoRules, Kind, classify, describe, moves_result
 from solver.games.big_two.moves import HAND_SIZE
 from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, STRAIGHTS
 
 bp = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 
-HandCards = cards(1, HAND_SIZE, description="the player's hand")
-PlayCards = cards(1, HAND_SIZE, description="a play")
-KindLabel = Literal[tuple(k.label for k in Kind if k != Kind.PASS)]  # type: ignore[valid-type]
-StraightsIn = choice("straights", STRAIGHTS)
-FlushOrderIn = choice("flush_order", FLUSH_ORDERS)
+HandCards = Annotated[Cards, cards(1, HAND_SIZE, description="the player's hand")]
+PlayCards = Annotated[Cards, cards(1, HAND_SIZE, description="a play")]
+KindLabel = Annotated[str, choice("kind", tuple(k.label for k in Kind if k != Kind.PASS))]
+StraightsIn = Annotated[str, choice("straights", STRAIGHTS)]
+FlushOrderIn = Annotated[str, choice("flush_order", FLUSH_ORDERS)]
 
 
 class BigTwoRulesIn(Body):
-    straights: StraightsIn = Field(  # type: ignore[valid-type]
+    straights: StraightsIn = Field(
         default=DEFAULT_RULES.straights, description="`poker` adds A-2-3-4-5 and 2-3-4-5-6 as the top straights")
-    flush_order: FlushOrderIn = Field(  # type: ignore[valid-type]
+    flush_order: FlushOrderIn = Field(
         default=DEFAULT_RULES.flush_order, description="flushes compare by ranks then suit, or by suit first")
     bomb_on_two: bool = Field(
         default=DEFAULT_RULES.bomb_on_two, description="four of a kind + 1 or a straight flush may beat a single 2")
@@ -42,11 +42,11 @@ class BigTwoRulesIn(Body):
 
 
 class BigTwoMovesRequest(Body):
-    hand: HandCards  # type: ignore[valid-type]
-    current: PlayCards | None = Field(  # type: ignore[valid-type]
+    hand: HandCards
+    current: PlayCards | None = Field(
         default=None, description="the play to beat; null or absent when the player leads")
     first_trick: bool = Field(default=False, description="opening lead: every play must hold 3d")
-    required: card() | None = Field(  # type: ignore[valid-type]
+    required: Annotated[str, card()] | None = Field(
         default=None, description="card every play must hold (with 2-3 players: the lowest dealt)")
     rules: BigTwoRulesIn | None = None
 
@@ -62,7 +62,7 @@ class BigTwoMovesResponse(BaseModel):
 
 
 class BigTwoClassifyRequest(Body):
-    cards: PlayCards  # type: ignore[valid-type]
+    cards: PlayCards
     rules: BigTwoRulesIn | None = None
 
 

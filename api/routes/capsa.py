@@ -11,14 +11,14 @@ naturals, wheels, methods) comes from the rules and solver modules.
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
 from flask import Blueprint
 from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
-from api.schemas import bounded, cards, choice
+from api.schemas import Cards, Int, cards, choice
 from solver.errors import InputError
 from solver.games.capsa.limits import (
     HAND_SIZE,
@@ -55,58 +55,61 @@ MAX_BATCH = MAX_BATCH_HANDS
 MAX_WORK = MAX_WORK_PER_REQUEST
 
 BATCH_METHODS = tuple(m for m in METHODS if m != "known")  # known needs the opponents' cards
-Preset = choice("preset", tuple(PRESETS), "a rules preset")
-KindName = Literal[tuple(KIND_NAMES)]  # type: ignore[valid-type]
-NaturalName = Literal[tuple(NATURAL_KINDS)]  # type: ignore[valid-type]
-RowName = Literal[tuple(ROWS)]  # type: ignore[valid-type]
-Units = bounded(0, MAX_UNITS)
-Hand = cards(HAND_SIZE, description="a hand")
-Seed = bounded(0, MAX_SEED, "random seed")
-Samples = bounded(1, MAX_SAMPLES_PER_REQUEST, "Monte Carlo samples (deals of the unseen cards)")
-Opponents = bounded(1, MAX_OPPONENTS, "number of opponents")
+Preset = Annotated[str, choice("preset", tuple(PRESETS), "a rules preset")]
+KindName = Annotated[str, choice("hand kind", tuple(KIND_NAMES))]
+NaturalName = Annotated[str, choice("natural", tuple(NATURAL_KINDS))]
+RowName = Annotated[str, choice("row", tuple(ROWS))]
+Units = Annotated[Int, Field(ge=0, le=MAX_UNITS)]
+Hand = Annotated[Cards, cards(HAND_SIZE, description="a hand")]
+Seed = Annotated[Int, Field(ge=0, le=MAX_SEED, description="random seed")]
+Samples = Annotated[Int, Field(ge=1, le=MAX_SAMPLES_PER_REQUEST,
+                               description="Monte Carlo samples (deals of the unseen cards)")]
+Opponents = Annotated[Int, Field(ge=1, le=MAX_OPPONENTS, description="number of opponents")]
+Top = Annotated[Int, Field(ge=1, le=MAX_TOP_PER_REQUEST, description="how many arrangements to list")]
 CardRemoval = Annotated[bool, Field(
     description="play the table strategy with card removal (default); false: about 2.5 times "
                 "faster a hand, and more exploitable")]
-
-
-def _table(kinds: tuple[str, ...]) -> Any:
-    """{kind: units}; kinds outside ``kinds`` are schema errors, named with the allowed ones."""
-    return dict[choice("hand kind", kinds), Units] | None  # type: ignore[misc]
+# {kind: units}; kinds outside the row's are schema errors, named with the allowed ones
+FrontTable = dict[Annotated[str, choice("hand kind", FRONT_KINDS)], Units]
+RowTable = dict[Annotated[str, choice("hand kind", tuple(KIND_NAMES))], Units]
 
 
 class RoyaltyTable(Body):
     """Royalty units per row and hand kind; a row left out pays none."""
 
-    front: _table(FRONT_KINDS) = None  # type: ignore[valid-type]
-    middle: _table(tuple(KIND_NAMES)) = None  # type: ignore[valid-type]
-    back: _table(tuple(KIND_NAMES)) = None  # type: ignore[valid-type]
+    front: FrontTable | None = None
+    middle: RowTable | None = None
+    back: RowTable | None = None
 
 
-# one optional field per natural the rules know, in their order
-NaturalUnits = create_model(
-    "NaturalUnits", __base__=Body,
-    __doc__="Units per natural; a natural left out keeps its standard units.",
-    **{kind: (Units | None, None) for kind in NATURAL_KINDS},
-)
+if TYPE_CHECKING:
+    NaturalUnits = Body  # its fields are the rules' naturals, known only when it is built
+else:
+    # one optional field per natural the rules know, in their order
+    NaturalUnits = create_model(
+        "NaturalUnits", __base__=Body,
+        __doc__="Units per natural; a natural left out keeps its standard units.",
+        **{kind: (Units | None, None) for kind in NATURAL_KINDS},
+    )
 
 
 class RulesIn(Body):
     """A preset plus per-option overrides (see the rules file)."""
 
     preset: Preset = "standard"
-    scoring: choice("scoring", SCORINGS) | None = None  # type: ignore[valid-type]
+    scoring: Annotated[str, choice("scoring", SCORINGS)] | None = None
     royalties: Annotated[
-        Annotated[choice("royalties", ROYALTY_PRESETS), Tag("<name>")]  # type: ignore[valid-type]
+        Annotated[Annotated[str, choice("royalties", ROYALTY_PRESETS)], Tag("<name>")]
         | Annotated[RoyaltyTable, Tag("<table>")],
         Discriminator(lambda v: "<name>" if isinstance(v, str) else "<table>"),
     ] | None = None
-    royalty_mode: choice("royalty_mode", ROYALTY_MODES) | None = None  # type: ignore[valid-type]
+    royalty_mode: Annotated[str, choice("royalty_mode", ROYALTY_MODES)] | None = None
     single_royalty: bool | None = None
     naturals: Annotated[
-        Annotated[bool, Tag("<switch>")] | Annotated[NaturalUnits, Tag("<units>")],  # type: ignore[valid-type]
+        Annotated[bool, Tag("<switch>")] | Annotated[NaturalUnits, Tag("<units>")],
         Discriminator(lambda v: "<units>" if isinstance(v, (dict, BaseModel)) else "<switch>"),
     ] | None = None
-    wheel: choice("wheel", WHEEL_MODES) | None = None  # type: ignore[valid-type]
+    wheel: Annotated[str, choice("wheel", WHEEL_MODES)] | None = None
 
     def spec(self) -> dict[str, Any]:
         d = self.model_dump(exclude_none=True)
@@ -131,24 +134,24 @@ RulesField = Annotated[
 
 
 class ArrangementIn(Body):
-    front: cards(ROW_SIZES["front"], description="the front row")  # type: ignore[valid-type]
-    middle: cards(ROW_SIZES["middle"], description="the middle row")  # type: ignore[valid-type]
-    back: cards(ROW_SIZES["back"], description="the back row")  # type: ignore[valid-type]
+    front: Annotated[Cards, cards(ROW_SIZES["front"], description="the front row")]
+    middle: Annotated[Cards, cards(ROW_SIZES["middle"], description="the middle row")]
+    back: Annotated[Cards, cards(ROW_SIZES["back"], description="the back row")]
 
 
 class HandIn(Body):
-    hand: Hand  # type: ignore[valid-type]
+    hand: Hand
 
 
 class ArrangeRequest(Body):
-    hand: Hand = Field(description="the 13 cards to set")  # type: ignore[valid-type]
+    hand: Hand = Field(description="the 13 cards to set")
     rules: RulesField = "standard"
-    opponents: Opponents = 3  # type: ignore[valid-type]
-    method: choice("method", METHODS) = "table"  # type: ignore[valid-type]
-    samples: Samples = 1000  # type: ignore[valid-type]
-    seed: Seed | None = None  # type: ignore[valid-type]
-    top: bounded(1, MAX_TOP_PER_REQUEST, "how many arrangements to list") = 5  # type: ignore[valid-type]
-    opponent_hands: Annotated[list[Hand], Field(  # type: ignore[valid-type]
+    opponents: Opponents = 3
+    method: Annotated[str, choice("method", METHODS)] = "table"
+    samples: Samples = 1000
+    seed: Seed | None = None
+    top: Top = 5
+    opponent_hands: Annotated[list[Hand], Field(
         min_length=1, max_length=MAX_OPPONENTS)] | None = None
     opponent_arrangements: Annotated[list[ArrangementIn], Field(
         min_length=1, max_length=MAX_OPPONENTS)] | None = None
@@ -156,7 +159,7 @@ class ArrangeRequest(Body):
 
 
 class RowOut(BaseModel):
-    row: RowName  # type: ignore[valid-type]
+    row: RowName
     kind: KindName
     win: float
     tie: float
@@ -173,7 +176,7 @@ class ArrangementOut(BaseModel):
 
 
 class NaturalOut(BaseModel):
-    kind: NaturalName  # type: ignore[valid-type]
+    kind: NaturalName
     units: int
     split: ArrangementIn | None = None
 
@@ -183,7 +186,7 @@ class ArrangeResponse(BaseModel):
     valid_arrangements: int
     natural: NaturalOut | None
     arrangements: list[ArrangementOut]
-    method: Literal[METHODS]  # type: ignore[valid-type]
+    method: Annotated[str, choice("method", METHODS)]
     opponents: int
     candidates: int
     card_removal: bool = Field(description="whether the table decisions used card removal")
@@ -193,13 +196,13 @@ class ArrangeResponse(BaseModel):
 
 
 class BatchRequest(Body):
-    hands: Annotated[list[Hand], Field(  # type: ignore[valid-type]
+    hands: Annotated[list[Hand], Field(
         min_length=1, max_length=MAX_BATCH_HANDS)]
     rules: RulesField = "standard"
-    opponents: Opponents = 3  # type: ignore[valid-type]
-    method: choice("method", BATCH_METHODS) = "table"  # type: ignore[valid-type]
-    samples: Samples = 1000  # type: ignore[valid-type]
-    seed: Seed = 0  # type: ignore[valid-type]
+    opponents: Opponents = 3
+    method: Annotated[str, choice("method", BATCH_METHODS)] = "table"
+    samples: Samples = 1000
+    seed: Seed = 0
     card_removal: CardRemoval = True
 
 
@@ -241,7 +244,7 @@ class VsOut(BaseModel):
 class PlayerOut(BaseModel):
     points: int
     foul: bool
-    natural: NaturalName | None  # type: ignore[valid-type]
+    natural: NaturalName | None
     vs: list[VsOut]
 
 
@@ -250,7 +253,7 @@ class ScoreResponse(BaseModel):
 
 
 class ValidRequest(Body):
-    hand: Hand  # type: ignore[valid-type]
+    hand: Hand
     rules: RulesField = "standard"
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
-from api.schemas import bounded, cards, pattern_choice
+from api.schemas import Cards, Int, cards, pattern_choice
 from solver.cards import RANK_CHARS, SUIT_CHARS, format_cards, parse_cards
 from solver.games.da_bai_fen.cards import (
     HAND_SIZE,
@@ -34,23 +34,27 @@ from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
 
 JOKERS = "`BJ` big joker, `SJ` small joker"
-HandIn = cards(1, HAND_SIZE, jokers=True, description=f"the player's hand ({JOKERS})")
-PlayIn = cards(1, HAND_SIZE, jokers=True, description="one play")
-KittyIn = cards(0, KITTY_SIZE, jokers=True, description="the buried kitty")
-Rank = pattern_choice("trump rank", TRUMP_RANK_PATTERN, " ".join(RANK_CHARS) + " (or 10)",
-                      "trump rank: 2..9, T (or 10), J, Q, K, A")
-Suit = pattern_choice("trump suit", TRUMP_SUIT_PATTERN, " ".join(SUIT_CHARS) + ", a symbol or "
-                      "a suit's name", "trump suit: c, d, h or s (a symbol or name too)")
+HandIn = Annotated[Cards, cards(1, HAND_SIZE, jokers=True,
+                                description=f"the player's hand ({JOKERS})")]
+PlayIn = Annotated[Cards, cards(1, HAND_SIZE, jokers=True, description="one play")]
+KittyIn = Annotated[Cards, cards(0, KITTY_SIZE, jokers=True, description="the buried kitty")]
+Rank = Annotated[str, pattern_choice("trump rank", TRUMP_RANK_PATTERN,
+                                     " ".join(RANK_CHARS) + " (or 10)",
+                                     "trump rank: 2..9, T (or 10), J, Q, K, A")]
+Suit = Annotated[str, pattern_choice("trump suit", TRUMP_SUIT_PATTERN,
+                                     " ".join(SUIT_CHARS) + ", a symbol or a suit's name",
+                                     "trump suit: c, d, h or s (a symbol or name too)")]
+KittyMultiplier = Annotated[Int, Field(ge=KITTY_MULTIPLIER_RANGE[0], le=KITTY_MULTIPLIER_RANGE[1])]
 
 
 class PlaysRequest(Body):
-    hand: HandIn  # type: ignore[valid-type]
-    trump_rank: Rank  # type: ignore[valid-type]
-    trump_suit: Suit  # type: ignore[valid-type]
-    trick: Annotated[list[PlayIn], Field(max_length=NUM_PLAYERS - 1)] = Field(  # type: ignore[valid-type]
+    hand: HandIn
+    trump_rank: Rank
+    trump_suit: Suit
+    trick: Annotated[list[PlayIn], Field(max_length=NUM_PLAYERS - 1)] = Field(
         default_factory=list,
         description="plays so far in the trick, the lead first; empty to lead")
-    max_plays: bounded(0, None) | None = Field(  # type: ignore[valid-type]
+    max_plays: Annotated[Int, Field(ge=0)] | None = Field(
         default=None, description="answer 400 instead of listing more plays than this")
 
 
@@ -66,15 +70,15 @@ class PlaysResponse(BaseModel):
 
 
 class TrickRequest(Body):
-    trick: Annotated[list[PlayIn], Field(  # type: ignore[valid-type]
+    trick: Annotated[list[PlayIn], Field(
         min_length=1, max_length=NUM_PLAYERS)] = Field(
         description="the plays of the trick in order, the lead first (complete or partial)")
-    trump_rank: Rank  # type: ignore[valid-type]
-    trump_suit: Suit  # type: ignore[valid-type]
-    kitty: KittyIn | None = Field(  # type: ignore[valid-type]
+    trump_rank: Rank
+    trump_suit: Suit
+    kitty: KittyIn | None = Field(
         default=None, description="on the last trick: the buried kitty, whose points count "
                                   "kitty_multiplier times for the defenders if they win it")
-    kitty_multiplier: bounded(*KITTY_MULTIPLIER_RANGE) = Field(  # type: ignore[valid-type]
+    kitty_multiplier: KittyMultiplier = Field(
         default=DaBaiFenRules().kitty_multiplier, description="the rule option of that name")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from flask import Blueprint
 from pydantic import BaseModel, Field
@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
-from api.schemas import cards
+from api.schemas import Cards, cards, choice
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
 from solver.games.da_san.moves import (
     MAX_HAND,
@@ -22,18 +22,18 @@ from solver.games.da_san.moves import (
 
 bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
 
-KindName = Literal[tuple(k.label for k in PLAY_KINDS)]  # type: ignore[valid-type]
-RankName = Literal[tuple(RANK_ORDER)]  # type: ignore[valid-type]
+KindName = Annotated[str, choice("kind", tuple(k.label for k in PLAY_KINDS))]
+RankName = Annotated[str, choice("rank", tuple(RANK_ORDER))]
 
-HandCards = cards(1, MAX_HAND, description=f"the hand ({HAND_SIZE} cards, "
-                                          f"{HAND_SIZE + KITTY_SIZE} for the bidder)")
+HandCards = Annotated[Cards, cards(1, MAX_HAND, description=f"the hand ({HAND_SIZE} cards, "
+                                                           f"{HAND_SIZE + KITTY_SIZE} for the bidder)")]
 # a play comes out of a hand, so it holds no more cards than one; none is a pass
-PlayCards = cards(0, MAX_HAND, description="the cards (none: a pass)")
+PlayCards = Annotated[Cards, cards(0, MAX_HAND, description="the cards (none: a pass)")]
 
 
 class MovesRequest(Body):
-    hand: HandCards  # type: ignore[valid-type]
-    current: PlayCards | None = Field(  # type: ignore[valid-type]
+    hand: HandCards
+    current: PlayCards | None = Field(
         None, description="the play to beat; omit, null or empty to lead")
     all_suits: bool = Field(False, description="every concrete card choice instead of one per "
                                                "rank pattern (lowest suits)")
@@ -50,14 +50,14 @@ class MovesResponse(BaseModel):
 
 
 class ClassifyRequest(Body):
-    cards: PlayCards = Field(description="the cards to classify (none: a pass)")  # type: ignore[valid-type]
+    cards: PlayCards = Field(description="the cards to classify (none: a pass)")
 
 
 class ClassifyResponse(BaseModel):
     cards: list[str]
     kind: KindName | Literal["pass"] | None = Field(description="null: not a Da San combination")
     strength: int | None = Field(description="Da San rank of the top rank, 0 (`4`) to 12 (`3`)")
-    top: RankName | None = Field(  # type: ignore[valid-type]
+    top: RankName | None = Field(
         description=f"the top rank, one of `{RANK_ORDER}`")
 
 
