@@ -1,9 +1,14 @@
 """Every registered game follows the contract of :mod:`solver.games.base`.
 
 Random playouts with hypothesis-chosen seeds (and, where a game has them, options): every
-listed move applies, ``clone()`` is independent, ``to_json``/``from_json`` round-trips at
-every step, replaying ``history`` gives the same state, ``observation(p)`` never shows a card
-of ``hidden_cards(p)``, and returns are zero-sum where the metadata says so.
+listed move applies, legal moves are listed once each, a move with a card the seat does not
+hold raises ``IllegalMoveError`` and changes nothing, ``clone()`` is independent,
+``to_json``/``from_json`` round-trips at every step, replaying ``history`` gives the same
+state, ``observation(p)`` (and what the game's presentation makes of it) never shows a card
+of ``hidden_cards(p)``, ``from_view`` given the true hidden facts is the real state (every
+seat sees the same, and it plays on to the same end), returns stay within
+``utility_bounds`` and are zero-sum where the metadata says so. A new game that passes this
+module can be played in sessions and searched.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.cards import cards_named, format_card
+from solver.errors import IllegalMoveError
 from solver.games import all_games, get_game, list_games, play_hand
-from solver.games.base import TERMINAL
+from solver.games.base import TERMINAL, GameInfo, GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_STEPS = 400
@@ -52,13 +58,90 @@ def _options(name: str, rng: random.Random) -> dict | None:
 
 
 
-def _check_observations(state) -> None:
+def _check_observations(state, info: GameInfo | None = None) -> None:
     for p in range(state.num_players):
         obs = state.observation(p)
         text = json.dumps(obs)  # JSON-ready
         assert json.loads(text) == obs
         leaked = cards_named(obs) & state.hidden_cards(p)
         assert not leaked, f"seat {p} sees hidden {[format_card(c) for c in leaked]}"
+        if info is not None:
+            pres = info.presentation
+            shown = {"own": pres.own_cards(obs), "roles": pres.seat_roles(obs, state.num_players),
+                     "summary": pres.summary(obs) if pres.summary else None}
+            assert json.loads(json.dumps(shown)) == shown
+            assert len(shown["roles"]) == state.num_players
+            assert not cards_named(shown) & state.hidden_cards(p)
+
+
+def _key(doc) -> str:
+    """One spelling of a move document whatever the order of its cards."""
+    return json.dumps({k: sorted(v) if isinstance(v, list) else v for k, v in doc.items()},
+                      sort_keys=True)
+
+
+MOVES_COMPARED = 200  # a Capsa seat has ~20,000 splits: the first ones stand for the list
+
+
+def _move_keys(state, player: int) -> tuple[int, set[str]]:
+    moves = state.legal_moves(player)
+    return len(moves), {_key(state.move_json(m)) for m in moves[:MOVES_COMPARED]}
+
+
+def _check_unique_moves(state) -> None:
+    for p in state.players_to_act():
+        docs = [_key(state.move_json(m)) for m in state.legal_moves(p)]
+        assert len(set(docs)) == len(docs), f"seat {p} is offered a move twice"
+
+
+def _check_illegal_move(state, rng: random.Random) -> None:
+    """A legal move with one of its cards swapped for a card the seat does not hold (of the
+    same rank when there is one, so that it still looks like a combination) is refused."""
+    p = state.current_player
+    hidden = sorted(state.hidden_cards(p))
+    moves = [m for m in state.legal_moves(p) if getattr(m, "cards", ())]
+    if not hidden or not moves:
+        return
+    doc = state.move_json(moves[rng.randrange(len(moves))])
+    old = rng.choice(doc["cards"])
+    same_rank = [c for c in hidden if format_card(c)[0] == old[0]]
+    new = format_card(rng.choice(same_rank or hidden))
+    bad = {k: [new if x == old else x for x in v] if isinstance(v, list) else v
+           for k, v in doc.items()}
+    before = state.to_json()
+    with pytest.raises(IllegalMoveError):
+        state.apply(state.parse_move(bad))
+    assert state.to_json() == before, "a refused move changed the state"
+
+
+def _same_state(twin: GameState, state: GameState) -> None:
+    """``twin`` is ``state`` as far as any seat can tell: the same seat to act, the same
+    view and hidden cards for every seat, the same legal moves."""
+    assert twin.current_player == state.current_player
+    assert twin.players_to_act() == state.players_to_act()
+    assert twin.is_terminal() == state.is_terminal() and twin.returns() == state.returns()
+    for q in range(state.num_players):
+        assert twin.observation(q) == state.observation(q), f"seat {q} sees another state"
+        assert twin.hidden_cards(q) == state.hidden_cards(q)
+    for q in state.players_to_act():
+        assert _move_keys(twin, q) == _move_keys(state, q)
+
+
+def _check_from_view(info: GameInfo, state: GameState, rng: random.Random, play_on: bool) -> None:
+    for p in state.players_to_act():
+        hidden = info.hidden_of(state, p)
+        assert json.loads(json.dumps(hidden)) == hidden
+        twin = info.from_view(json.loads(json.dumps(state.observation(p))), hidden)
+        _same_state(twin, state)
+    if not play_on:
+        return
+    real = state.clone()
+    while not real.is_terminal():  # both play on with the same moves to the same end
+        move = _pick(real, rng)
+        real.apply(move)
+        twin.apply(twin.parse_move(json.loads(json.dumps(real.move_json(move)))))
+        _same_state(twin, real)
+    assert twin.returns() == real.returns()
 
 
 def _pick(state, rng: random.Random):
@@ -78,12 +161,16 @@ def test_random_playout_follows_the_contract(name, seed):
     assert lo <= state.num_players <= hi
     steps = 0
     check_every = 1 if name != "da-bai-fen" else 7
+    play_on_at = rng.randrange(3)  # one check per hand plays the rebuilt state to its end
     while not state.is_terminal():
         assert state.current_player != TERMINAL
         assert state.current_player in state.players_to_act()
         assert state.returns() == [0.0] * state.num_players
         if steps % check_every == 0:
-            _check_observations(state)
+            _check_observations(state, info)
+            _check_unique_moves(state)
+            _check_illegal_move(state, rng)
+            _check_from_view(info, state, rng, play_on=steps // check_every == play_on_at)
             doc = state.to_json()
             assert json.loads(json.dumps(doc)) == doc
             again = info.from_json(doc)
@@ -100,8 +187,13 @@ def test_random_playout_follows_the_contract(name, seed):
     assert state.current_player == TERMINAL
     assert state.players_to_act() == []
     assert len(state.legal_moves()) == 0
-    _check_observations(state)
+    _check_observations(state, info)
     final = state.to_json()
+    lo, hi = info.utility_bounds(final["rules"])
+    assert all(lo <= r <= hi for r in state.returns()), (state.returns(), (lo, hi))
+    move = state.move_json(state.history[-1][1])
+    with pytest.raises(IllegalMoveError):  # nothing may be played once the hand is over
+        state.apply(state.parse_move(move))
     replayed = info.from_json(final)
     assert replayed.is_terminal() and replayed.returns() == state.returns()
     # replaying the history move by move from the same seed gives the same hand
@@ -122,6 +214,11 @@ def test_registry_metadata(name):
     lo, hi = info.players
     assert 1 <= lo <= hi <= 4
     assert info.bots, "every game ships at least one bot"
+    # what sessions and searches ask of every game
+    assert info.from_view is not None and info.hidden_of is not None
+    lo, hi = info.utility_bounds(None)
+    assert lo < hi and (not info.zero_sum or lo <= 0 <= hi)
+    assert info.presentation.name
     for opt in info.options:
         assert opt.name and opt.help
         if opt.choices:
