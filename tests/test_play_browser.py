@@ -332,6 +332,7 @@ def test_da_bai_fen_show_bury_tricks_to_settlement(page, live):
     final = _view(live, page)
     assert final["terminal"]
     assert "Defenders" in page.inner_text("#result-body")
+    assert "{seat:" not in page.inner_text("#result-body")  # the seats are named on the page
     _shoot(page, "da-bai-fen-settled")
     # Its replay, from the draw to the last trick.
     page.click('#history-list li[data-n="1"] button.replay')
@@ -459,13 +460,20 @@ def test_server_restart_mid_session_then_continue(page, live):
 def test_every_game_is_offered_with_its_advisor_flag(page, live):
     _open(page, live)
     offered = page.locator("#game option").evaluate_all("els => els.map(e => e.value)")
-    games = live.app.test_client().get("/v1/sessions/games").get_json()["games"]
+    listing = live.app.test_client().get("/v1/sessions/games").get_json()
+    games = listing["games"]
     assert sorted(offered) == sorted(g["name"] for g in games)
+    assert page.input_value("#game") == listing["default"]  # the server names the default
     for g in games:
         _start(page, g["name"], seed=1)
-        if _view(live, page)["your_turn"]:
+        view = _view(live, page)
+        if view["your_turn"]:
             assert page.is_visible("#hint-btn") == g["advisor"] == (
-                g["name"] == "capsa" or get_game(g["name"]).advise is not None)
+                get_game(g["name"]).advice is not None)
+        # each seat's roles, as the game gives them, in the seats table
+        for p, roles in enumerate(view["seat_roles"]):
+            cell = page.locator("#seats tbody tr").nth(p).locator("td").nth(0).inner_text()
+            assert all(r in cell for r in roles), (g["name"], p, roles, cell)
         page.click("#new-btn")
     page.goto(live.url + "/")
     page.click("text=Play against the bots")

@@ -261,3 +261,26 @@ export function renderReview(rev) {
   });
   box.appendChild(ol);
 }
+
+// The "capsa_rows" presentation: what the page asks of it (see play-presentations.js).
+export const capsaRows = {
+  // A new hand: empty rows, the front first.
+  newHand() {
+    S.rows = { front: [], middle: [], back: [] };
+    S.target = "front";
+    S.check = null;
+  },
+  hide() { $("capsa-rows").hidden = true; },
+  renderMine(v) {
+    $("capsa-rows").hidden = !v.your_turn;
+    $("mine-heading").textContent = v.your_turn ? "Your 13 cards: set the rows" : "Your hand";
+    renderCapsaMine(v);
+  },
+  hint: fillBest,
+  // Every seat's rows, the breakdown against each opponent, and the review.
+  result(body, v) {
+    if (v.observation.result) body.appendChild(capsaReveal(v.observation, v));
+    renderReview(v.review);
+  },
+  selectsCards: false,  // cards go to rows: Enter does not play a selection
+};

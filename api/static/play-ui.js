@@ -80,6 +80,10 @@ export function seatName(view, p) {
   const s = view.seats && view.seats[p];
   return "Seat " + p + (s ? " (" + s.player + ")" : "");
 }
+// A text from the server with seats written {seat:N}: each named as the page names seats.
+export function seatText(view, text) {
+  return String(text || "").replace(/\{seat:(\d+)\}/g, (_, p) => seatName(view, Number(p)));
+}
 // One spelling of a move whatever the order of its fields or cards (the advisor's moves
 // are matched against the legal moves with it).
 export function moveKey(m) {

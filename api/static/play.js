@@ -1,11 +1,14 @@
 /* Play page: one human seat against the bots, through the session API (/v1/sessions).
  * Plain JS modules, no build step. Every move offered comes from the engine's legal moves;
- * the page never decides what is legal. */
+ * the page never decides what is legal. What differs from game to game comes from the
+ * server (each seat's roles, the seat's cards, the settlement in words, the default game)
+ * or from the page module of the view's presentation (play-presentations.js): this module
+ * knows no game by name. */
 import { cardCounts, events, renderBoard } from "./play-board.js";
-import { capsaReveal, fillBest, renderCapsaMine, renderReview } from "./play-capsa.js";
+import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
   $, S, TOKEN_KEY, api, cardFace, cardsEl, clearError, el, hooks, moveEl, moveKey, moveText,
-  notice, sameCards, seatName, showError, signed, words,
+  notice, sameCards, seatName, seatText, showError, signed, words,
 } from "./play-ui.js";
 
 async function run(fn) {
@@ -197,11 +200,8 @@ function show(v) {
   const prev = S.view;
   const newHand = !prev || prev.hand !== v.hand || prev.game !== v.game;
   S.view = v;
-  if (newHand) {
-    S.rows = { front: [], middle: [], back: [] };
-    S.target = "front";
-    S.check = null;
-  }
+  const pres = presentationOf(v);
+  if (newHand && pres.newHand) pres.newHand();
   S.selected.clear();
   S.hint = null;
   $("hint-box").hidden = true;
@@ -247,18 +247,11 @@ function renderSeats(v) {
   const body = document.querySelector("#seats tbody");
   body.textContent = "";
   const counts = cardCounts(v.observation);
-  const o = v.observation;
   v.seats.forEach((s, p) => {
     const tr = el("tr");
-    if (!v.terminal && (v.to_act || []).includes(p) && (o.game !== "capsa" || !o.set[p])) {
-      tr.classList.add("to-act");
-    }
+    if (!v.terminal && (v.to_act || []).includes(p)) tr.classList.add("to-act");
     if (p === v.seat) tr.classList.add("me");
-    const roles = [];
-    if (o.dealer === p) roles.push("dealer");
-    if (o.game === "da-san" && o.bidder === p) roles.push("bidder " + o.high_bid);
-    if (o.game === "da-bai-fen" && o.leader === p) roles.push("leader");
-    if (o.game === "da-bai-fen") roles.push("team " + (p % 2 ? "B" : "A"));
+    const roles = (v.seat_roles && v.seat_roles[p]) || [];
     const th = el("th", null, "Seat " + p);
     th.scope = "row";
     tr.appendChild(th);
@@ -293,17 +286,15 @@ function renderLog(v, newHand) {
 
 // ------------------------------------------------------------------ my hand and moves
 function myCards(v) {
-  const o = v.observation;
-  if (o.game === "capsa") return o.hands[v.seat] || [];
-  return o.hand || [];
+  return v.own_cards || [];
 }
 
 function renderMine(v) {
-  const capsa = v.presentation === "capsa_rows";
-  $("capsa-rows").hidden = !capsa || !v.your_turn;
-  $("mine-heading").textContent = capsa && v.your_turn ? "Your 13 cards: set the rows" : "Your hand";
+  const pres = presentationOf(v);
+  Object.values(PRESENTATIONS).forEach((p) => { if (p !== pres && p.hide) p.hide(); });
+  $("mine-heading").textContent = "Your hand";
   $("my-hand").classList.remove("pool");
-  if (capsa) return renderCapsaMine(v);
+  if (pres.renderMine) return pres.renderMine(v);
   const hand = $("my-hand");
   hand.textContent = "";
   const playable = v.your_turn && v.legal_moves && v.legal_moves.some((m) => m.cards && m.cards.length);
@@ -403,7 +394,8 @@ function focusTurn(v) {
 // ------------------------------------------------------------------ hint
 async function hint() {
   if (!S.view || !S.view.advisor || !S.view.your_turn) return;
-  if (S.view.presentation === "capsa_rows") return fillBest();
+  const pres = presentationOf(S.view);
+  if (pres.hint) return pres.hint();
   await run(async () => {
     const adv = await api("/v1/sessions/advice", { token: S.token });
     S.hint = adv;
@@ -444,7 +436,6 @@ function renderResult(v) {
   if (!v.terminal) return;
   const body = $("result-body");
   body.textContent = "";
-  const o = v.observation;
   const t = el("table", "returns");
   const head = el("tr");
   ["Seat", "This hand", "Session score"].forEach((h) => head.appendChild(el("th", null, h)));
@@ -457,25 +448,13 @@ function renderResult(v) {
     t.appendChild(tr);
   });
   body.appendChild(t);
-  const res = o.result || o.settlement;
-  if (o.game === "capsa" && o.result) body.appendChild(capsaReveal(o, v));
-  else if (o.game === "big-two" && res) {
-    body.appendChild(el("p", null, seatName(v, res.winner) + " went out first" +
-      (res.dragon ? " with a dragon" : "") + ". Cards left: " +
-      res.cards_left.map((n, p) => seatName(v, p) + " " + n).join(", ") + "."));
-  } else if (o.game === "da-san" && res) {
-    body.appendChild(el("p", null, seatName(v, res.winner) + " went out first. " +
-      seatName(v, res.bidder) + " bid " + res.bid + " and " + (res.bidder_made ? "made it." : "failed.")));
-  } else if (o.game === "da-bai-fen" && res) {
-    body.appendChild(el("p", null, "Defenders " + res.defenders_points + " points (kitty bonus " +
-      res.kitty_bonus + "), declarers " + res.declarers_points + ". Declarers (team " +
-      (res.declarers ? "B" : "A") + ") go up " + res.declarers_up + ", defenders up " +
-      res.defenders_up + (res.defenders_declare ? "; the defenders declare next." :
-        "; the declarers stay.") + " Next leader: " + seatName(v, res.next_leader) + "."));
-  }
-  if (v.game_over) body.appendChild(el("p", "strong", "Team " + (v.game_over.winner_team ? "B" : "A") +
-    " went up past A and wins the game; the next hand starts a new game."));
-  renderReview(v.review);
+  const review = $("review");
+  review.textContent = "";
+  review.hidden = true;
+  const pres = presentationOf(v);
+  if (v.summary) body.appendChild(el("p", "summary", seatText(v, v.summary)));
+  if (pres.result) pres.result(body, v);
+  if (v.game_over && v.game_over.text) body.appendChild(el("p", "strong", seatText(v, v.game_over.text)));
 }
 
 async function nextHand() {
@@ -580,8 +559,7 @@ function renderFrame() {
   board.appendChild(renderBoard(f.observation, ctx));
   const hand = $("replay-hand");
   hand.textContent = "";
-  const o = f.observation;
-  const cards = o.game === "capsa" ? o.hands[r.seat] || [] : o.hand || [];
+  const cards = f.own_cards || [];
   hand.appendChild(el("span", "label", "Your hand: "));
   hand.appendChild(cardsEl(cards));
   $("replay-first").disabled = $("replay-prev").disabled = S.frame === 0;
@@ -603,7 +581,7 @@ function onKey(ev) {
   if (ev.key === "h" || ev.key === "H") { ev.preventDefault(); hint(); }
   else if ((ev.key === "n" || ev.key === "N") && S.view.terminal) { ev.preventDefault(); nextHand(); }
   else if (ev.key === "Enter" && ev.target && ev.target.classList &&
-           ev.target.classList.contains("in-hand") && S.view.presentation !== "capsa_rows") {
+           ev.target.classList.contains("in-hand") && presentationOf(S.view).selectsCards !== false) {
     const b = $("play-sel-btn");
     if (b && !b.disabled) { ev.preventDefault(); b.click(); }
   }
@@ -635,7 +613,7 @@ async function init() {
     const names = Object.keys(S.games);
     const wanted = new URLSearchParams(location.search).get("game");
     fillSelect($("game"), names, names.map((n) => S.games[n].title),
-      names.includes(wanted) ? wanted : "capsa");
+      names.includes(wanted) ? wanted : g.default);
     onGameChange();
   } catch (e) {
     showError("Could not load the list of games: " + e.message);
