@@ -220,6 +220,15 @@ def _tokens(cards: str | Iterable[object]) -> list[object]:
         raise CardError([f"cards must be a string or a list, got {type(cards).__name__}"]) from None
 
 
+def times(n: int) -> str:
+    """How often, for a message: ``""`` once, ``" (twice)"``, ``" (3 times)"``...
+
+    >>> times(1), times(2), times(13)
+    ('', ' (twice)', ' (13 times)')
+    """
+    return "" if n == 1 else " (twice)" if n == 2 else f" ({n} times)"
+
+
 def parse_cards(
     cards: str | Iterable[object],
     count: int | None = None,
@@ -229,11 +238,20 @@ def parse_cards(
     """Parse a string (spaces or commas between cards) or a list of cards to card ids.
 
     Items of a list may be strings, :class:`Card` objects or ids. Every problem is reported
-    at once: each unknown token, each duplicate, and a wrong count.
+    at once, each distinct one once, in the order it is first met, with its count: an
+    unknown token (``unknown card 'Zz' (twice)``), a card given more than once
+    (``duplicate card 'Tc'`` when twice, ``duplicate card 'Tc' (13 times)``), and a wrong
+    count (only when there is no other problem).
+
+    >>> parse_cards(["Tc"] * 13 + ["Zz", "Zz"])
+    Traceback (most recent call last):
+    ...
+    solver.errors.CardError: duplicate card 'Tc' (13 times); unknown card 'Zz' (twice)
     """
-    problems: list[str] = []
+    # (what, which) -> how many times, in first-seen order: one message per distinct problem
+    found: dict[tuple[str, str], int] = {}
     ids: list[int] = []
-    seen: dict[int, str] = {}
+    seen: set[int] = set()
     top = BIG_JOKER + 1 if allow_jokers else NUM_CARDS
     for token in _tokens(cards):
         if isinstance(token, Card):
@@ -247,21 +265,34 @@ def parse_cards(
             card = _parse_token(token, allow_jokers)
             name = token
         else:
-            problems.append(f"card must be a string, got {type(token).__name__}")
+            key = ("type", type(token).__name__)
+            found[key] = found.get(key, 0) + 1
             continue
         if card is None:
-            problems.append(f"unknown card {name!r}")
+            key = ("unknown", name)
+            found[key] = found.get(key, 0) + 1
             continue
         if card in seen and not allow_duplicates:
-            problems.append(f"duplicate card {format_card(card)!r}")
+            key = ("duplicate", format_card(card))
+            found[key] = found.get(key, 1) + 1  # the first copy counts too
             continue
-        seen[card] = name
+        seen.add(card)
         ids.append(card)
+    problems = [_card_problem(what, which, n) for (what, which), n in found.items()]
     if count is not None and not problems and len(ids) != count:
         problems.append(f"expected {count} cards, got {len(ids)}")
     if problems:
         raise CardError(problems)
     return ids
+
+
+def _card_problem(what: str, which: str, n: int) -> str:
+    if what == "type":
+        return f"card must be a string, got {which}{times(n)}"
+    if what == "unknown":
+        return f"unknown card {which!r}{times(n)}"
+    # "duplicate" already says twice; a count is added from three copies on
+    return f"duplicate card {which!r}" + (times(n) if n > 2 else "")
 
 
 # every card id's text, for the formatting fast path (ints and NumPy integers hash alike)
@@ -299,13 +330,16 @@ def format_cards(cards: Iterable[int]) -> list[str]:
 def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str = "hand",
                 labels: Sequence[str] = ()) -> list[str]:
     """One problem per card that appears more than once across ``groups`` (hands, plays),
-    naming the card and where it is: what every game says of a deal or a table that repeats a
-    card. ``labels`` names groups one by one instead (``["hand 0", ..., "the kitty"]``).
+    with how many times and where (each place once): what every game says of a deal or a
+    table that repeats a card. ``labels`` names groups one by one instead
+    (``["hand 0", ..., "the kitty"]``).
 
     >>> cards_twice([[0, 5], [5, 9], [9]], name="player")
     ["card '3d' is dealt twice (players 0 and 1)", "card '4d' is dealt twice (players 1 and 2)"]
     >>> cards_twice([[0], [0]], labels=["hand 0", "the kitty"])
     ["card '2c' is dealt twice (hand 0 and the kitty)"]
+    >>> cards_twice([[7, 7], [7], [7]])
+    ["card '3s' is dealt 4 times (hands 0, 1 and 2)"]
     """
     where: dict[int, list[int]] = {}
     for i, group in enumerate(groups):
@@ -315,13 +349,18 @@ def cards_twice(groups: Iterable[Iterable[int]], verb: str = "dealt", name: str 
     for c in sorted(where):
         held = where[c]
         if len(held) > 1:
-            times = "twice" if len(held) == 2 else f"{len(held)} times"
+            places_of = list(dict.fromkeys(held))  # each group once, in order
             if labels:
-                names = [labels[i] for i in held]
-                places = ", ".join(names[:-1]) + f" and {names[-1]}"
+                names = [labels[i] for i in places_of]
+                places = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 \
+                    else names[0]
+            elif len(places_of) > 1:
+                places = (f"{name}s " + ", ".join(map(str, places_of[:-1]))
+                          + f" and {places_of[-1]}")
             else:
-                places = f"{name}s " + ", ".join(map(str, held[:-1])) + f" and {held[-1]}"
-            out.append(f"card {format_card(c)!r} is {verb} {times} ({places})")
+                places = f"{name} {places_of[0]}"
+            how = "twice" if len(held) == 2 else f"{len(held)} times"
+            out.append(f"card {format_card(c)!r} is {verb} {how} ({places})")
     return out
 
 
