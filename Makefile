@@ -1,5 +1,6 @@
 # Two commands for a newcomer: `make run` and `make test`.
-# `make run` serves through nginx (Debian: nginx-light), which `capsa serve` starts and stops.
+# `make run` needs only Python: `capsa serve` fronts gunicorn with nginx where it is installed
+# (Debian: nginx-light), else with the embedded front (waitress); it starts and stops them.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python

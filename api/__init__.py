@@ -2,7 +2,8 @@
 
 Routes live in ``api/routes/<game>.py``, one module per registered game (the registry names
 them; a missing module is an error at start-up), each exposing ``bp``; ``api/routes/meta.py``
-serves the pages, the OpenAPI document and ``/healthz``.
+serves the pages, the OpenAPI document and ``/healthz``. Every answer carries an
+``X-Request-Id``; ``/metrics`` serves the Prometheus figures (:mod:`api.metrics`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from typing import Any
 from flask import Flask
 
 from api.endpoint import MAX_BODY_BYTES, register_error_handlers
+from api.logs import init_access_log
+from api.metrics import init_metrics
+from api.offload import init_offload
+from api.request_id import init_request_id
 from solver.games import all_games, module_name
 from solver.warmup import warm_up
 
@@ -26,6 +31,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     register_error_handlers(app)
+    # Operator hooks, the request id first so the others see it.
+    init_request_id(app)
+    init_metrics(app)
+    init_access_log(app)
+    init_offload(app)
     modules = ["meta"] + [module_name(info.name) for info in all_games()] + ["sessions"]
     for name in modules:
         app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)

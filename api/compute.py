@@ -262,6 +262,7 @@ def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0) 
         os.close(r)
         code = 0
         try:
+            os.setpgid(0, 0)  # a terminal's Ctrl-C reaches the supervisor only: it stops us last
             die_with_parent(signal.SIGTERM)
             run_pool(path, size, niceness, ready_fd=w)
         except BaseException:  # noqa: BLE001

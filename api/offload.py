@@ -21,13 +21,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app
+from flask import Flask, Response, current_app, g
 
 from api.compute import ComputeUnavailable, DeadlineExceeded, call, in_worker
 from api.endpoint import ApiError
+from api.metrics import count_refusal, metrics
 
 DEFAULT_DEADLINE_S = 5.0
 DEFAULT_QUEUE = 2
+RETRY_AFTER_S = 1  # what a 503 compute_busy tells the client to wait
 _TASKS: dict[str, Callable[[Any], Any]] = {}
 _SLOTS: dict[tuple[int, int], threading.BoundedSemaphore] = {}
 _SLOTS_LOCK = threading.Lock()
@@ -69,21 +71,39 @@ def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callabl
             queue = int(current_app.config.get("COMPUTE_QUEUE") or DEFAULT_QUEUE)
             slots = _slots(queue)
             if not slots.acquire(blocking=False):
+                count_refusal("busy")
+                g.retry_after = RETRY_AFTER_S
                 raise ApiError(503, "compute_busy",
                                f"{queue} costly requests are already running or waiting in this "
-                               "worker; retry in a moment")
+                               f"worker; retry in {RETRY_AFTER_S} s")
+            jobs = metrics().compute_jobs
+            jobs.inc()
             try:
                 return call(path, time.time() + seconds, __name__, "run_task", key, body)
             except DeadlineExceeded:
+                count_refusal("deadline")
                 raise ApiError(503, "deadline_exceeded",
                                f"the request did not finish within its {seconds:g} s deadline "
                                "and was stopped; ask for less work (fewer samples or hands)"
                                ) from None
             except ComputeUnavailable as exc:
+                count_refusal("unavailable")
                 raise ApiError(503, "compute_unavailable", str(exc)) from None
             finally:
+                jobs.dec()
                 slots.release()
 
         return wrapper
 
     return decorate
+
+
+def init_offload(app: Flask) -> None:
+    """``Retry-After`` on a ``503 compute_busy`` (the refusal is at once: come back soon)."""
+
+    @app.after_request
+    def _retry_after(response: Response) -> Response:
+        wait = g.get("retry_after")
+        if wait is not None and response.status_code == 503:
+            response.headers["Retry-After"] = str(wait)
+        return response

@@ -62,7 +62,7 @@ def find_nginx(explicit: str | None = None) -> str:
     raise ProxyUnavailable(
         "nginx not found (looked on PATH and in " + ", ".join(NGINX_CANDIDATES) + "); install "
         "it (Debian: apt-get install nginx-light), give its path with --nginx, or pass "
-        "--no-proxy to serve gunicorn directly (slow clients can then hold its threads)")
+        "--front embedded to serve through the embedded front (waitress)")
 
 
 def _user_directive() -> str:
@@ -141,6 +141,7 @@ def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
         "        location @capsa_405 {\n"
         "            default_type application/json;\n"
         "            add_header Allow $capsa_allow always;\n"
+        "            add_header X-Request-Id $capsa_request_id always;\n"
         "            return 405 '{\"error\": {\"code\": \"method_not_allowed\", \"message\": "
         "\"method $request_method is not allowed here; allowed: $capsa_allow\"}}';\n"
         "        }")
@@ -176,6 +177,11 @@ http {{
     limit_conn_zone $binary_remote_addr zone=perip:4m;
     limit_conn_status 429;
 {_allow_map(allow)}
+    # The client's request id when usable (as api.request_id), else nginx's own.
+    map $http_x_request_id $capsa_request_id {{
+        "~^[A-Za-z0-9._:-]{{1,128}}$" $http_x_request_id;
+        default $request_id;
+    }}
 
     upstream capsa_app {{
         server unix:{upstream_socket} max_fails=0;
@@ -183,6 +189,7 @@ http {{
     server {{
         listen {_listen(host, port)} backlog=4096;
         limit_conn perip {limits.per_ip_connections};
+        add_header X-Request-Id $capsa_request_id always;
 {pages}
         location / {{
             proxy_pass http://capsa_app;
@@ -197,6 +204,8 @@ http {{
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Request-Id $capsa_request_id;
+            proxy_hide_header X-Request-Id;
         }}
 {chr(10).join(error_locations)}
     }}
@@ -239,4 +248,5 @@ def check_config(binary: str, prefix: Path, conf: Path) -> None:
 def start_nginx(binary: str, prefix: Path, conf: Path) -> subprocess.Popen:
     """nginx in the foreground as our child; it gets SIGTERM if this process dies."""
     return subprocess.Popen(nginx_command(binary, prefix, conf), stdin=subprocess.DEVNULL,
+                            process_group=0,  # Ctrl-C reaches the supervisor only
                             preexec_fn=lambda: die_with_parent(signal.SIGTERM))

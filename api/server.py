@@ -1,9 +1,11 @@
-"""``capsa serve``: nginx in front, gunicorn behind it, a compute pool beside it.
+"""``capsa serve``: a buffering front, gunicorn behind it, a compute pool beside it.
 
 Three process groups under one supervisor (this process):
 
-- **nginx** (see :mod:`api.proxy`) owns the public port: it reads every request under header
-  and body deadlines, caps connections, and passes only complete requests on.
+- **the front** owns the public port: it reads every request under header and body
+  deadlines, caps connections, and passes only complete requests on. nginx where it is
+  installed (see :mod:`api.proxy`), else the embedded front, waitress (see :mod:`api.front`);
+  ``--front nginx|embedded`` chooses.
 - **gunicorn** listens on a private unix socket. Its ``gthread`` workers accept a connection
   only while they have a free thread (``worker_connections = threads``), so a busy worker
   never queues work that an idle one could take. The app is built and its numba kernels warmed
@@ -12,8 +14,13 @@ Three process groups under one supervisor (this process):
 - the **compute pool** (see :mod:`api.compute`) runs expensive requests (Monte Carlo, batch)
   at a lower CPU priority, each under a hard deadline.
 
-``--no-proxy`` serves gunicorn directly on the port (the stack before nginx), and
-``--compute-workers 0`` runs expensive requests inside the web workers without a deadline.
+``--front none`` (``--no-proxy``) serves gunicorn directly on the port (the stack before
+nginx), and ``--compute-workers 0`` runs expensive requests inside the web workers without a
+deadline.
+
+Stopping (SIGTERM, or Ctrl-C, which reaches only the supervisor: each child has its own
+process group) is graceful, front first: it stops accepting and finishes the requests in
+flight, then gunicorn's workers finish theirs, then the pool stops.
 """
 
 from __future__ import annotations
@@ -30,8 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from api.compute import die_with_parent, start_pool, stop_pool, terminate
+from api.logs import LOG_FORMATS, configure_logging
+from api.metrics import MULTIPROC_ENV, mark_process_dead
 from api.proxy import (
     ProxyLimits,
+    ProxyUnavailable,
     allowed_methods,
     check_config,
     find_nginx,
@@ -39,6 +49,8 @@ from api.proxy import (
     write_config,
 )
 from solver.errors import InputError
+
+FRONTS = ("auto", "nginx", "embedded", "none")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -49,6 +61,7 @@ DEFAULT_COMPUTE_WORKERS = 2
 DEFAULT_COMPUTE_NICE = 10
 DEFAULT_DEADLINE_S = 5.0
 MAX_WORKERS = 64
+FRONT_GRACE_S = 10.0  # how long a stopping front finishes the requests in flight
 
 
 def bind_address(host: str, port: int) -> str:
@@ -65,7 +78,7 @@ def bind_address(host: str, port: int) -> str:
 def gunicorn_options(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                      workers: int = DEFAULT_WORKERS, threads: int = DEFAULT_THREADS,
                      keepalive: int = DEFAULT_KEEPALIVE, log_level: str = "info",
-                     access_log: bool = False, unix_socket: str | None = None) -> dict[str, Any]:
+                     unix_socket: str | None = None, log_format: str = "text") -> dict[str, Any]:
     """The gunicorn settings of ``capsa serve``; ``unix_socket`` binds behind the proxy.
 
     >>> gunicorn_options(port=9000, workers=1)["bind"]
@@ -87,13 +100,35 @@ def gunicorn_options(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
         "graceful_timeout": 10,
         "keepalive": 0 if behind_proxy else keepalive,
         "loglevel": log_level,
-        "accesslog": "-" if access_log else None,
+        # One access line per answer is written by the app (api.logs), with the request id.
+        "accesslog": None,
         "errorlog": "-",
+        "child_exit": _child_exit,
         "proc_name": "capsa-serve",
         # gunicorn >= 24 opens a control socket at one fixed per-user path: two servers
         # (a test beside a running one) would fight over it. Not needed here.
         "control_socket_disable": True,
+        "logconfig_dict": _gunicorn_json_logging(log_level) if log_format == "json" else None,
     }
+
+
+def _gunicorn_json_logging(level: str) -> dict[str, Any]:
+    """gunicorn's own messages as JSON lines too (``--log-format json``)."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "api.logs.JsonFormatter"}},
+        "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json",
+                              "stream": "ext://sys.stderr"}},
+        "root": {"level": level.upper(), "handlers": ["json"]},
+        "loggers": {"gunicorn.error": {"handlers": ["json"], "level": level.upper(),
+                                       "propagate": False}},
+    }
+
+
+def _child_exit(server: Any, worker: Any) -> None:
+    """gunicorn hook: a worker ended, so its live gauges no longer count."""
+    mark_process_dead(worker.pid)
 
 
 def _application_class():
@@ -143,7 +178,8 @@ class ServeConfig:
     keepalive: int = DEFAULT_KEEPALIVE
     log_level: str = "info"
     access_log: bool = False
-    proxy: bool = True
+    log_format: str = "text"
+    front: str = "auto"  # auto (nginx if installed, else embedded), nginx, embedded, none
     nginx: str | None = None
     compute_workers: int = DEFAULT_COMPUTE_WORKERS
     compute_nice: int = DEFAULT_COMPUTE_NICE
@@ -165,6 +201,7 @@ def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
     if pid == 0:
         code = 0
         try:
+            os.setpgid(0, 0)  # Ctrl-C reaches the supervisor only, which stops us in order
             die_with_parent(signal.SIGTERM)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -205,11 +242,99 @@ def check_port_free(host: str, port: int) -> None:
                              f"{exc.strerror or exc}") from None
 
 
+@dataclass(frozen=True)
+class Front:
+    """The front ``capsa serve`` runs: ``kind`` nginx, embedded or none; why, for the log."""
+
+    kind: str
+    nginx: str | None = None
+    note: str = ""
+
+
+def choose_front(config: ServeConfig) -> Front:
+    """nginx where installed (or asked for), else the embedded front; ``none`` on request.
+
+    >>> choose_front(ServeConfig(front="embedded")).kind, choose_front(ServeConfig(front="none")).kind
+    ('embedded', 'none')
+    """
+    if config.front not in FRONTS:
+        raise InputError(f"front must be one of {', '.join(FRONTS)}, got {config.front!r}")
+    if config.front == "none":
+        return Front("none")
+    if config.front == "nginx" or config.nginx:
+        return Front("nginx", find_nginx(config.nginx))
+    if config.front == "embedded":
+        return Front("embedded")
+    try:
+        return Front("nginx", find_nginx())
+    except ProxyUnavailable:
+        return Front("embedded", note="nginx not found")
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The public socket, bound here so a taken port fails at once in one line."""
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((bare, port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {bind_address(host, port)}: "
+                         f"{exc.strerror or exc}") from None
+    return sock
+
+
+def _fork_front(config: ServeConfig, app_socket: str, sock: socket.socket) -> int:
+    """The embedded front in a child of its own (its own process group, like gunicorn)."""
+    from api.front import FrontConfig, create_front, run_front
+
+    threads = max(16, 2 * config.workers * config.threads + 8)
+    front_config = FrontConfig(config.host, config.port, app_socket, threads, config.limits)
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.setpgid(0, 0)
+            die_with_parent(signal.SIGTERM)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            run_front(create_front(front_config, sock), FRONT_GRACE_S)
+        except BaseException:  # noqa: BLE001 - reported, then the child ends
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _describe(front: Front, config: ServeConfig) -> str:
+    app = f"gunicorn ({config.workers} workers x {config.threads} threads)"
+    if front.kind == "nginx":
+        return f"nginx -> {app}"
+    if front.kind == "embedded":
+        why = f", {front.note}" if front.note else ""
+        return f"embedded front (waitress{why}) -> {app}"
+    return f"gunicorn ({config.workers} workers x {config.threads} threads, no proxy)"
+
+
 def serve(config: ServeConfig) -> int:
     """Run the whole stack until SIGTERM/SIGINT (exit 0) or until a part of it dies (exit 1)."""
-    nginx_bin = find_nginx(config.nginx) if config.proxy else None
+    if config.log_format not in LOG_FORMATS:
+        raise InputError(f"log format must be one of {', '.join(LOG_FORMATS)}, "
+                         f"got {config.log_format!r}")
+    front = choose_front(config)
     check_port_free(config.host, config.port)
+    public: socket.socket | None = None  # the embedded front's, bound after the other forks
     runtime = Path(tempfile.mkdtemp(prefix="capsa-serve-"))  # 0700: private sockets
+    # Several processes answer: their metrics are added up from files (set before the app).
+    metrics_dir = runtime / "metrics"
+    metrics_dir.mkdir()
+    os.environ[MULTIPROC_ENV] = str(metrics_dir)
+    configure_logging(config.log_format, config.log_level)
     children: dict[int, str] = {}
     nginx_proc = None
     old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
@@ -224,33 +349,40 @@ def serve(config: ServeConfig) -> int:
             "REQUEST_DEADLINE_S": config.deadline,
             # Per web worker: all of them together keep about 2 jobs per pool process.
             "COMPUTE_QUEUE": max(1, -(-2 * config.compute_workers // config.workers)),
+            "ACCESS_LOG": config.access_log or config.log_format == "json",
             **({"SESSIONS_DB": config.sessions_db} if config.sessions_db else {}),
         })
         os.makedirs(app.instance_path, exist_ok=True)  # where sessions.sqlite3 lives
-        if nginx_bin:
+        if front.kind == "nginx":
+            assert front.nginx is not None
             conf = write_config(runtime / "nginx", config.host, config.port, str(app_socket),
                                 config.limits, allowed_methods(app))
-            check_config(nginx_bin, runtime / "nginx", conf)
+            check_config(front.nginx, runtime / "nginx", conf)
         if config.compute_workers:
             children[start_pool(str(compute_socket), config.compute_workers,
                                 config.compute_nice)] = "compute pool"
+        behind = front.kind != "none"
         options = gunicorn_options(config.host, config.port, config.workers, config.threads,
-                                   config.keepalive, config.log_level, config.access_log,
-                                   unix_socket=str(app_socket) if nginx_bin else None)
+                                   config.keepalive, config.log_level,
+                                   unix_socket=str(app_socket) if behind else None,
+                                   log_format=config.log_format)
         gunicorn_pid = _fork_gunicorn(options, app)
         children[gunicorn_pid] = "gunicorn"
-        if nginx_bin:
+        if behind:
             _wait_for_path(app_socket, gunicorn_pid, 60)
-            nginx_proc = start_nginx(nginx_bin, runtime / "nginx", conf)
-            children[nginx_proc.pid] = "nginx"
-        stack = (f"nginx -> gunicorn ({config.workers} workers x {config.threads} threads)"
-                 if nginx_bin else f"gunicorn ({config.workers} workers x {config.threads} "
-                                   "threads, no proxy)")
+        if front.kind == "nginx":
+            assert front.nginx is not None
+            nginx_proc = start_nginx(front.nginx, runtime / "nginx", conf)
+            children[nginx_proc.pid] = "front"
+        elif front.kind == "embedded":
+            public = _listening_socket(config.host, config.port)
+            children[_fork_front(config, str(app_socket), public)] = "front"
+            public.close()
         pool = (f"compute pool of {config.compute_workers} at nice +{config.compute_nice}, "
                 f"deadline {config.deadline:g} s"
                 if config.compute_workers else "no compute pool")
-        print(f"capsa serve: http://{bind_address(config.host, config.port)} ({stack}; {pool})",
-              file=sys.stderr, flush=True)
+        print(f"capsa serve: http://{bind_address(config.host, config.port)} "
+              f"({_describe(front, config)}; {pool})", file=sys.stderr, flush=True)
         while True:
             pid, status = os.wait()
             if pid in children:
@@ -264,9 +396,14 @@ def serve(config: ServeConfig) -> int:
     finally:
         for s in old:
             signal.signal(s, signal.SIG_IGN)
+        if public is not None:
+            public.close()
+        # Front first, gracefully: nginx on SIGQUIT and the embedded front on SIGTERM stop
+        # accepting and finish the requests in flight, which gunicorn is still there to answer.
+        front_signal = signal.SIGQUIT if front.kind == "nginx" else signal.SIGTERM
         for pid, name in list(children.items()):
-            if name == "nginx":
-                terminate(pid, signal.SIGTERM, 5)
+            if name == "front":
+                terminate(pid, front_signal, FRONT_GRACE_S + 5)
         for pid, name in list(children.items()):
             if name == "gunicorn":
                 terminate(pid, signal.SIGTERM, 15)
@@ -275,6 +412,7 @@ def serve(config: ServeConfig) -> int:
                 stop_pool(pid)
         if nginx_proc is not None:
             nginx_proc.returncode = nginx_proc.returncode or 0  # reaped above, not by Popen
+        os.environ.pop(MULTIPROC_ENV, None)
         shutil.rmtree(runtime, ignore_errors=True)
         for s, handler in old.items():
             signal.signal(s, handler)

@@ -1,12 +1,14 @@
-"""Load benchmark of the HTTP service: the served stack against the stack before it, one run.
+"""Load benchmark of the HTTP service: the served stacks against the stack before them, one run.
 
-Two stacks, each the real ``capsa serve`` on a free 127.0.0.1 port:
+The stacks, each the real ``capsa serve`` on a free 127.0.0.1 port:
 
 - ``before``: gunicorn directly on the port, 2 workers x 4 threads, expensive requests in the
   web threads (``--no-proxy --compute-workers 0 --threads 4``), as served before nginx;
 - ``now``: nginx -> gunicorn (2 x 8 threads, a worker accepts only with a free thread) and a
   compute pool of 2 processes at nice +10 for Monte Carlo, batch and move listings, 5 s
-  deadline (``capsa serve``'s defaults);
+  deadline (``capsa serve``'s defaults where nginx is installed);
+- ``embedded``: the same with the embedded front (waitress) instead of nginx (the default
+  where nginx is not installed);
 - ``now-nice0``: the same with the pool at the web workers' priority (``--compute-nice 0``):
   on a machine shared with other busy programs a niced pool gets little CPU.
 
@@ -51,7 +53,8 @@ SUITS = "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]
 STACKS = {
     "before": ["--no-proxy", "--compute-workers", "0", "--threads", "4"],
-    "now": [],
+    "now": ["--front", "nginx"],
+    "embedded": ["--front", "embedded"],
     "now-nice0": ["--compute-nice", "0"],  # the pool at the web workers' priority
 }
 MIXES = {"table": 0.0, "mc10": 0.10}

@@ -1,5 +1,5 @@
-"""``capsa serve``: nginx in front of gunicorn's preloaded, warmed workers, and a compute
-pool, on a loopback port."""
+"""``capsa serve``: a buffering front (nginx, or the embedded waitress) before gunicorn's
+preloaded, warmed workers, and a compute pool, on a loopback port."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from solver import cli
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 120  # a cold numba cache compiles every kernel in the master first
 HAND = "As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c"
+FRONTS = ["nginx", "embedded"]
+FRONT_PROCESSES = {"nginx": 2, "embedded": 1}  # nginx: master + 1 worker
 
 
 def _free_port() -> int:
@@ -72,22 +74,29 @@ def _alive(pid: int) -> bool:
 
 
 class Server:
-    """``python -m solver.cli serve`` as a child process, stopped with SIGTERM."""
+    """``python -m solver.cli serve`` as a child process, stopped with SIGTERM.
 
-    def __init__(self, workers: int, *extra: str):
+    ``front`` is passed as ``--front`` (nginx, embedded; None: the default choice).
+    ``stderr_path`` keeps the server's standard error in a file (logs), else a pipe."""
+
+    def __init__(self, workers: int, *extra: str, front: str | None = None,
+                 stderr_path: Path | None = None):
         self.port = _free_port()
         self.log = open(os.devnull, "wb")
+        self.stderr_file = open(stderr_path, "wb") if stderr_path else None
+        fronts = ["--front", front] if front else []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "solver.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--workers", str(workers), "--log-level", "warning",
-             *extra],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.PIPE)
+             *fronts, *extra],
+            cwd=ROOT, stdout=self.log, stderr=self.stderr_file or subprocess.PIPE)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace")
+                err = (self.proc.stderr.read().decode(errors="replace") if self.proc.stderr
+                       else "(standard error kept in a file)")
                 pytest.fail(f"capsa serve exited with {self.proc.returncode}: {err[-2000:]}")
             try:
                 if _request(self.port, "GET", "/healthz") == (200, {"status": "ok"}):
@@ -107,24 +116,29 @@ class Server:
             self.proc.wait()
             raise
         finally:
-            self.proc.stderr.close()
+            if self.proc.stderr:
+                self.proc.stderr.close()
+            if self.stderr_file:
+                self.stderr_file.close()
             self.log.close()
 
 
+@pytest.mark.parametrize("front", FRONTS)
 @pytest.mark.parametrize("workers, compute", [(2, 2), (1, 1)])
-def test_serve_answers_and_shuts_down_cleanly(workers, compute):
-    server = Server(workers, "--compute-workers", str(compute))
+def test_serve_answers_and_shuts_down_cleanly(workers, compute, front):
+    server = Server(workers, "--compute-workers", str(compute), front=front)
     try:
         server.wait_ready()
-        # gunicorn (master + workers), the pool (supervisor + processes), nginx (master + 1
-        # worker). The first worker may answer before the master has forked the others.
-        expected = (1 + workers) + (1 + compute) + 2
+        # gunicorn (master + workers), the pool (supervisor + processes), the front (nginx:
+        # master + 1 worker; embedded: 1). The first worker may answer before the master has
+        # forked the others.
+        expected = (1 + workers) + (1 + compute) + FRONT_PROCESSES[front]
         deadline = time.monotonic() + 30
         while (len(kids := _descendants(server.proc.pid)) != expected
                and time.monotonic() < deadline):
             time.sleep(0.1)
         assert len(kids) == expected, f"expected {expected} processes, found {kids}"
-        assert sum(_name(pid) == "nginx" for pid in kids) == 2
+        assert sum(_name(pid) == "nginx" for pid in kids) == (2 if front == "nginx" else 0)
 
         status, spec = _request(server.port, "GET", "/openapi.json")
         assert status == 200 and "/healthz" in spec["paths"]
@@ -143,8 +157,9 @@ def test_serve_answers_and_shuts_down_cleanly(workers, compute):
     assert has_capsa, "/v1/capsa/valid is not served"
 
 
-def test_serve_page_and_static_files():
-    server = Server(1)
+@pytest.mark.parametrize("front", FRONTS)
+def test_serve_page_and_static_files(front):
+    server = Server(1, front=front)
     try:
         server.wait_ready()
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
@@ -166,6 +181,7 @@ def test_serve_page_and_static_files():
     (["serve", "--deadline", "0"], "deadline must be between 0.1 and 600 seconds, got 0"),
     (["serve", "--compute-workers", "-1"], "compute-workers must be between 0 and 64"),
     (["serve", "--nginx", "/nonexistent/nginx"], "--nginx '/nonexistent/nginx' is not an executable"),
+    (["serve", "--front", "caddy"], "argument --front: invalid choice: 'caddy'"),
     (["serve", "--port", "http"], "port must be an integer"),
 ])
 def test_serve_rejects_bad_options(argv, message, capsys):
@@ -174,16 +190,35 @@ def test_serve_rejects_bad_options(argv, message, capsys):
     assert err.startswith("capsa: error:") and message in err
 
 
-def test_serve_refuses_without_nginx(capsys, monkeypatch, tmp_path):
-    """No nginx anywhere: one line naming what was looked for and the two ways out."""
+def _hide_nginx(monkeypatch, tmp_path) -> None:
     import api.proxy
 
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(api.proxy, "NGINX_CANDIDATES", (str(tmp_path / "nginx"),))
-    assert cli.main(["serve", "--port", str(_free_port())]) == cli.EXIT_INPUT_ERROR
+
+
+def test_serve_front_nginx_refuses_without_nginx(capsys, monkeypatch, tmp_path):
+    """``--front nginx`` with no nginx anywhere: one line naming what was looked for and the
+    ways out."""
+    _hide_nginx(monkeypatch, tmp_path)
+    assert cli.main(["serve", "--front", "nginx", "--port", str(_free_port())]) == cli.EXIT_INPUT_ERROR
     err = capsys.readouterr().err
     assert err.startswith("capsa: error: nginx not found") and err.count("\n") == 1
-    assert "--no-proxy" in err and "apt-get install nginx-light" in err
+    assert "--front embedded" in err and "apt-get install nginx-light" in err
+
+
+def test_serve_chooses_the_embedded_front_without_nginx(monkeypatch, tmp_path):
+    """The default (``auto``) takes nginx where installed and the embedded front elsewhere."""
+    from api.server import ServeConfig, choose_front
+
+    _hide_nginx(monkeypatch, tmp_path)
+    chosen = choose_front(ServeConfig())
+    assert (chosen.kind, chosen.nginx, chosen.note) == ("embedded", None, "nginx not found")
+    fake = tmp_path / "nginx"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    assert choose_front(ServeConfig()) == choose_front(ServeConfig(front="nginx"))
+    assert choose_front(ServeConfig()).nginx == str(fake)
 
 
 def test_serve_without_proxy_is_plain_gunicorn():

@@ -118,6 +118,7 @@ def test_a_worker_refuses_costly_requests_beyond_its_queue_at_once(pool):
     t0 = time.perf_counter()
     resp = app.test_client().post("/v1/capsa/arrange", json={**slow, "samples": 10})
     assert resp.status_code == 503 and resp.get_json()["error"]["code"] == "compute_busy"
+    assert resp.headers["Retry-After"] == "1" and "retry in 1 s" in resp.get_json()["error"]["message"]
     assert time.perf_counter() - t0 < 1.0
     t.join()
     assert first and first[0] in (200, 503)

@@ -1,15 +1,18 @@
-"""``capsa serve``: nginx, gunicorn and a compute pool (see :mod:`api.server`).
+"""``capsa serve``: a buffering front, gunicorn and a compute pool (see :mod:`api.server`).
 
-Without nginx installed it refuses with one line (exit 2) instead of silently serving a stack
-that slow clients can starve; ``--no-proxy`` chooses that stack explicitly.
+The front is nginx where it is installed, else the embedded one (waitress); the start line
+says which. ``--front nginx`` without nginx refuses in one line (exit 2); ``--front none``
+(or ``--no-proxy``) serves gunicorn alone, which slow clients can starve.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from api.logs import LOG_FORMATS
 from api.proxy import ProxyLimits
 from api.server import (
+    FRONTS,
     DEFAULT_COMPUTE_NICE,
     DEFAULT_COMPUTE_WORKERS,
     DEFAULT_DEADLINE_S,
@@ -45,17 +48,18 @@ def config_from_args(args: argparse.Namespace) -> ServeConfig:
                          keepalive_timeout=args.keepalive)
     return ServeConfig(host=args.host, port=args.port, workers=args.workers,
                        threads=args.threads, keepalive=args.keepalive, log_level=args.log_level,
-                       access_log=args.access_log, proxy=not args.no_proxy, nginx=args.nginx,
+                       access_log=args.access_log, log_format=args.log_format,
+                       front="none" if args.no_proxy else args.front, nginx=args.nginx,
                        compute_workers=args.compute_workers, compute_nice=args.compute_nice,
                        deadline=args.deadline, limits=limits,
                        sessions_db=args.sessions_db)
 
 
 def options_from_args(args: argparse.Namespace) -> dict:
-    """gunicorn's settings for ``--no-proxy`` (the port is gunicorn's own)."""
+    """gunicorn's settings for ``--front none`` (the port is gunicorn's own)."""
     return gunicorn_options(host=args.host, port=args.port, workers=args.workers,
                             threads=args.threads, keepalive=args.keepalive,
-                            log_level=args.log_level, access_log=args.access_log)
+                            log_level=args.log_level)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,14 +73,17 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     >>> args = build_parser().parse_args(["serve", "--port", "9000", "--workers", "1"])
     >>> options_from_args(args)["bind"], options_from_args(args)["workers"]
     ('127.0.0.1:9000', 1)
-    >>> config_from_args(args).proxy, config_from_args(args).deadline
-    (True, 5.0)
+    >>> config_from_args(args).front, config_from_args(args).deadline
+    ('auto', 5.0)
+    >>> config_from_args(build_parser().parse_args(["serve", "--no-proxy"])).front
+    'none'
     """
     p = sub.add_parser(
-        "serve", help="run the HTTP API (nginx in front of gunicorn, and a compute pool)",
-        description="Serve the JSON API, the web page at / and the docs at /docs. nginx reads "
-                    "each request under deadlines and hands complete ones to gunicorn; Monte "
-                    "Carlo and batch requests run in a separate pool under --deadline.")
+        "serve", help="run the HTTP API (a buffering front before gunicorn, and a compute pool)",
+        description="Serve the JSON API, the web page at / and the docs at /docs. A front "
+                    "(nginx where installed, else the embedded waitress) reads each request "
+                    "under deadlines and hands complete ones to gunicorn; Monte Carlo and "
+                    "batch requests run in a separate pool under --deadline.")
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST})")
     p.add_argument("--port", type=int_arg("port", 1, 65535), default=DEFAULT_PORT,
@@ -101,18 +108,26 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         f"(default {DEFAULT_KEEPALIVE})")
     p.add_argument("--max-connections", type=int_arg("max-connections", 64, 65536),
                    default=ProxyLimits().max_connections,
-                   help="cap on nginx's open connections (default "
+                   help="cap on the front's open connections (default "
                         f"{ProxyLimits().max_connections})")
+    p.add_argument("--front", choices=FRONTS, default="auto",
+                   help="what reads requests before gunicorn: nginx, embedded (waitress), "
+                        "none, or auto: nginx where installed, else embedded (default auto)")
     p.add_argument("--nginx", metavar="PATH", default=None,
-                   help="the nginx binary (default: nginx on PATH, then /usr/sbin/nginx)")
+                   help="the nginx binary (implies --front nginx; default: nginx on PATH, "
+                        "then /usr/sbin/nginx)")
     p.add_argument("--no-proxy", action="store_true",
-                   help="serve gunicorn directly on the port, without nginx (slow clients can "
-                        "then hold its threads)")
+                   help="the same as --front none: gunicorn directly on the port (slow clients "
+                        "can then hold its threads)")
     p.add_argument("--log-level", default="info",
                    choices=["debug", "info", "warning", "error", "critical"])
+    p.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                   help="text, or json: one JSON object per line, access lines included, "
+                        "each with its request id (default text)")
     p.add_argument("--sessions-db", metavar="PATH",
                    help="SQLite file of the game sessions (default: sessions.sqlite3 in the "
                         "instance folder, created at start)")
-    p.add_argument("--access-log", action="store_true", help="log each request to stderr")
+    p.add_argument("--access-log", action="store_true",
+                   help="log one line per request to stderr (on with --log-format json)")
     p.set_defaults(func=run)
     return p
