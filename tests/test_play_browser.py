@@ -469,7 +469,7 @@ def test_every_game_is_offered_with_its_advisor_flag(page, live):
         view = _view(live, page)
         if view["your_turn"]:
             assert page.is_visible("#hint-btn") == g["advisor"] == (
-                get_game(g["name"]).advice is not None)
+                get_game(g["name"]).has_advice)
         # each seat's roles, as the game gives them, in the seats table
         for p, roles in enumerate(view["seat_roles"]):
             cell = page.locator("#seats tbody tr").nth(p).locator("td").nth(0).inner_text()

@@ -252,9 +252,10 @@ class GameInfo:
     - ``utility_bounds(rules)``: the least and the most one seat can score in a hand under
       these rules (a ``rules_json`` document, or None for the defaults).
     - ``presentation``: how the play page shows the game (:class:`Presentation`).
-    - ``advice(observation, seed)``: the play page's Hint for the seat to act (by default the
-      game's ``advise`` at its default budget); ``review(observation, seed)``: a review of
-      the seat's play from its observation of the finished hand (None: no review).
+    - ``advice(observation, seed)``: the play page's Hint for the seat to act: the game's
+      ``hint`` if it has one (Capsa: the solver's arrangements), else its ``advise`` at the
+      default budget (``has_advice`` says whether there is any); ``review(observation,
+      seed)``: a review of the seat's play from its view of the finished hand (None: none).
     - ``check_partial(observation, draft)``: a move being built, checked as it grows (what
       is complete, what is wrong so far); None when moves are picked whole.
     - ``next_hand(previous)``: keyword arguments of ``new_game`` that carry a finished hand
@@ -283,16 +284,24 @@ class GameInfo:
     hidden_of: Callable[[GameState, int], dict[str, Any]] | None = None
     utility_bounds: Callable[[Mapping[str, Any] | None], tuple[float, float]] | None = None
     presentation: Presentation = Presentation()
-    advice: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    hint: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
     review: Callable[[Mapping[str, Any], int], dict[str, Any] | None] | None = None
     check_partial: Callable[[Mapping[str, Any], Any], dict[str, Any]] | None = None
     next_hand: Callable[[GameState], dict[str, Any]] = hands_stand_alone
     game_over: Callable[[GameState], dict[str, Any] | None] = never_over
 
-    def __post_init__(self) -> None:
-        if self.advice is None and self.advise is not None:
-            advise = self.advise
-            object.__setattr__(self, "advice", lambda obs, seed: advise(obs, seed=seed))
+    @property
+    def has_advice(self) -> bool:
+        """Whether :meth:`advice` answers for this game."""
+        return self.hint is not None or self.advise is not None
+
+    def advice(self, observation: Mapping[str, Any], seed: int) -> dict[str, Any]:
+        """The play page's Hint for the seat to act, from its observation only."""
+        if self.hint is not None:
+            return self.hint(observation, seed)
+        if self.advise is not None:
+            return self.advise(observation, seed=seed)
+        raise InputError(f"{self.name} has no advisor")
 
     def bot(self, name: str) -> Bot:
         try:

@@ -71,9 +71,8 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def has_advisor(info: GameInfo) -> bool:
-    """Whether ``/advice`` answers for this game (it has ``advice``, its own or its
-    ``advise``)."""
-    return info.advice is not None
+    """Whether ``/advice`` answers for this game (a hint of its own, or its ``advise``)."""
+    return info.has_advice
 
 
 class SessionService:
@@ -405,7 +404,7 @@ class SessionService:
         obs = state.observation(seat)
         seed = derived_seed(deal_key(session.state["doc"]), "advice", len(state.history))
         info = self._info(session.game)
-        if info.advice is None:
+        if not info.has_advice:
             raise SessionStateError(f"{info.name} has no advisor")
         out = info.advice(obs, seed)
         self.check_no_leak(out, state, seat)

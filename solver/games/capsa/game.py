@@ -354,7 +354,7 @@ GAME = GameInfo(
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
     presentation=Presentation(name="capsa_rows", own_cards=own_cards),
-    advice=lambda observation, seed: review.advice(observation, seed=seed),
+    hint=lambda observation, seed: review.advice(observation, seed=seed),
     review=review.review,
     check_partial=review.check_partial,
 )

@@ -1,4 +1,4 @@
-"""Capsa's advice, review and live row check for the play page (``GameInfo.advice``,
+"""Capsa's advice, review and live row check for the play page (``GameInfo.hint``,
 ``review`` and ``check_partial`` of the registry entry), each from one seat's observation.
 
 Advice: the solver's best arrangements of the seat's 13 cards (the ``table`` method).
