@@ -247,9 +247,22 @@ def test_bad_requests_are_input_errors(game):
 
 
 def test_time_budget_is_honoured_roughly():
+    """A wall budget stops at the first check past it: never before it; at least two
+    candidates stay active, so the most sampled one saw every world."""
     state = random_state("da-san", 5, 0)  # the opener's bid: 1, 2 or 3
     advice = get_game("da-san").advise(state.observation(state.current_player), budget_ms=20)
-    assert advice["iterations"] >= 1 and advice["evaluated"] == 3
+    assert advice["elapsed_ms"] >= 20
+    assert advice["evaluated"] == 3
+    assert sorted(m["move"]["amount"] for m in advice["moves"]) == [1, 2, 3]
+    assert max(m["samples"] for m in advice["moves"]) == advice["iterations"] >= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_iteration_budget_is_exact(game):
+    state = random_state(game, 3, 2)
+    advice = get_game(game).advise(state.observation(state.current_player), iterations=7, seed=1)
+    assert advice["iterations"] == 7
+    assert max(m["samples"] for m in advice["moves"]) == 7
 
 
 # ------------------------------------------------------------------ CLI and HTTP
@@ -304,23 +317,50 @@ def test_http_advise(client, game):
 
 JUNK = [None, -1, 99, "x", [], {}, [1, 2], {"a": 1}, True, 1.5, "3d", ["3d", "3d"], [["x"]],
         [{"player": 0}]]
+# Observation fields no advisor reads (from each View: what it takes from the document);
+# junk there must change nothing.
+UNREAD = {"big-two": {"phase", "to_act", "result"},
+          "da-san": {"num_players", "kitty_size", "settlement"},
+          "da-bai-fen": {"declarers", "result", "returns"}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_junk_in_an_unread_field_changes_nothing(game):
+    state = random_state(game, 8, 4)
+    info = get_game(game)
+    clean = strip(info.advise(state.observation(state.current_player), iterations=1, seed=1))
+    for key in sorted(UNREAD[game]):
+        for junk in JUNK:
+            obs = state.observation(state.current_player)
+            assert key in obs
+            obs[key] = junk
+            assert strip(info.advise(obs, iterations=1, seed=1)) == clean, (key, junk)
 
 
 @pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=40, deadline=None)
 @given(states, st.data())
 def test_a_corrupted_observation_is_an_input_error_or_still_advised(game, seed_steps, data):
-    """One field replaced by junk: a typed error naming the problem, or legal advice."""
+    """One field replaced by junk: a typed error naming the problem, or advice from the
+    observation's hand; junk in a field no advisor reads changes nothing."""
     state = random_state(game, *seed_steps)
     assume(state is not None)
+    info = get_game(game)
     obs = state.observation(state.current_player)
     key = data.draw(st.sampled_from(sorted(obs)))
     obs[key] = data.draw(st.sampled_from(JUNK))
     try:
-        advice = get_game(game).advise(obs, iterations=1, seed=1)
-    except InputError:
+        advice = info.advise(obs, iterations=1, seed=1)
+    except InputError as exc:
+        assert key not in UNREAD[game] and str(exc)
         return
+    if key in UNREAD[game]:
+        clean = info.advise(state.observation(state.current_player), iterations=1, seed=1)
+        assert strip(advice) == strip(clean)
+    hand = set(parse_cards(obs["hand"], allow_jokers=True))
     assert advice["moves"]
+    for entry in advice["moves"]:
+        assert set(parse_cards(entry["move"]["cards"], allow_jokers=True)) <= hand
 
 
 # ------------------------------------------------------------------ the search itself

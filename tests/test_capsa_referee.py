@@ -73,8 +73,11 @@ def test_natural_kinds(hand, kind):
 
 
 def test_no_natural_and_trips_do_not_make_six_pairs():
-    assert detect_natural("2c 2d 2h 3s 3c 3d 4h 4s 4c 5d 5h 5s 6c") is None or \
-        detect_natural("2c 2d 2h 3s 3c 3d 4h 4s 4c 5d 5h 5s 6c").kind != "six_pairs"
+    # Four trips (2, 3, 4, 5) and a 6: trips count as one pair each, so four pairs, not six;
+    # the only five-card straight these ranks make is 2-6 and there is one 6, so not three
+    # straights; no suit has five cards (clubs 4, the others 3), so not three flushes; five
+    # ranks, so no dragon. By the rules file, no natural at all.
+    assert detect_natural("2c 2d 2h 3s 3c 3d 4h 4s 4c 5d 5h 5s 6c") is None
     assert detect_natural("2c 5d 9h Js Kc 3d 7h 8s Tc Qd 4h 4s 4c") is None
 
 
