@@ -3,6 +3,9 @@ its count (a hand of thirteen ``Tc`` is one duplicate, not twelve)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import pytest
 
 from solver.cards import (
@@ -42,9 +45,9 @@ def test_helpers_agree_with_the_card_text_for_every_card():
 
 
 # ------------------------------------------------------------------ one message per problem
-def problems(cards: object, **kwargs: object) -> list[str]:
+def problems(cards: str | Iterable[object], **kwargs: Any) -> list[str]:
     with pytest.raises(CardError) as exc:
-        parse_cards(cards, **kwargs)  # type: ignore[arg-type]
+        parse_cards(cards, **kwargs)
     return exc.value.problems
 
 
