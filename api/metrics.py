@@ -60,7 +60,6 @@ def metrics() -> Metrics:
         # In multiprocess mode values live in files and a scrape reads them all; else they
         # live in a registry of our own (several apps in one process share it).
         registry = None if multiprocess_dir() else CollectorRegistry(auto_describe=True)
-        gauge_mode = {"multiprocess_mode": "livesum"}
         _METRICS = Metrics(
             requests=Counter("capsa_http_requests", "HTTP answers by route, method and status",
                              ["route", "method", "status"], registry=registry),
@@ -68,10 +67,10 @@ def metrics() -> Metrics:
                               "Time to answer, by route and method", ["route", "method"],
                               buckets=LATENCY_BUCKETS, registry=registry),
             in_flight=Gauge("capsa_http_requests_in_flight", "Requests being answered",
-                            registry=registry, **gauge_mode),
+                            registry=registry, multiprocess_mode="livesum"),
             compute_jobs=Gauge("capsa_compute_jobs",
                                "Costly requests in the compute pool (running or waiting)",
-                               registry=registry, **gauge_mode),
+                               registry=registry, multiprocess_mode="livesum"),
             refusals=Counter("capsa_compute_refusals",
                              "Costly requests refused or stopped, by reason", ["reason"],
                              registry=registry),

@@ -51,6 +51,7 @@ from api.proxy import (
 from solver.errors import InputError
 
 FRONTS = ("auto", "nginx", "embedded", "none")
+__all__ = ["FRONTS", "LOG_FORMATS", "ProxyLimits", "ServeConfig", "gunicorn_options", "serve"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

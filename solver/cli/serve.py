@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from api.logs import LOG_FORMATS
-from api.proxy import ProxyLimits
+# The CLI reaches the service through one entry point, api.server.
 from api.server import (
-    FRONTS,
     DEFAULT_COMPUTE_NICE,
     DEFAULT_COMPUTE_WORKERS,
     DEFAULT_DEADLINE_S,
@@ -21,7 +19,10 @@ from api.server import (
     DEFAULT_PORT,
     DEFAULT_THREADS,
     DEFAULT_WORKERS,
+    FRONTS,
+    LOG_FORMATS,
     MAX_WORKERS,
+    ProxyLimits,
     ServeConfig,
     gunicorn_options,
     serve,
