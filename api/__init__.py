@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from api.endpoint import MAX_BODY_BYTES, register_error_handlers
+from api.endpoint import MAX_BODY_BYTES, init_app
 from api.logs import init_access_log
 from api.metrics import init_metrics
 from api.offload import init_offload
@@ -30,7 +30,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
     if config:
         app.config.update(config)
-    register_error_handlers(app)
+    init_app(app)
     # Operator hooks, the request id first so the others see it.
     init_request_id(app)
     init_metrics(app)

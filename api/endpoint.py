@@ -1,22 +1,22 @@
-"""JSON endpoints from pydantic models: one model both validates a request and documents it.
+"""JSON endpoints declared with spectree: one pydantic model both validates a request and
+documents it in the OpenAPI 3.1 document (:data:`SPEC`).
 
-``json_endpoint(bp, "/moves", MovesRequest, MovesResponse)`` registers a POST view that
-reads the JSON body and validates it, calls the view with the model instance and returns
-its dict as JSON. Every endpoint lands in the OpenAPI document.
+``json_endpoint(bp, "/moves", MovesRequest, MovesResponse)`` registers a POST view through
+``SPEC.validate``: the view gets the validated model and returns a dict, answered as JSON and
+checked against the response model (an answer that breaks it is a logged 500). What this module adds to spectree is the house policy:
 
-Statuses, the same on every route (the document lists them):
-
-- 400 ``malformed_json`` / ``invalid_request`` (or ``invalid_cards``): the body is not JSON,
-  is nested deeper than :data:`MAX_JSON_DEPTH`, cannot be read (a broken chunked body), or
-  does not match the documented schema; the message names each bad field, what was sent
-  and what is allowed.
-- 413 ``body_too_large``: over :data:`MAX_BODY_BYTES`, with Content-Length or chunked.
-- 415 ``unsupported_media_type``: not ``application/json``.
-- 405 with an ``Allow`` header; 404 for an unknown path.
-- 422 (``invalid_cards``, ``invalid_rules``, ``illegal_move``, ``invalid_input``): the request
-  matches the schema but the game rejects it, in words (a duplicate card, a card in two
-  hands, a play that is not a combination). A schema cannot say these, so a schema-driven
-  client may send them; they are never a 400.
+- the strict body reader (:class:`ApiRequest`): Flask's ``get_json`` is replaced by one that
+  refuses, in words, a body that is not ``application/json`` (415), over
+  :data:`MAX_BODY_BYTES` with Content-Length or chunked (413), unreadable (a broken chunked
+  body), nested deeper than :data:`MAX_JSON_DEPTH`, not JSON (``NaN`` included) or not a JSON
+  object (400);
+- :func:`error_answer`, the one place that decides an error's status and body: a request that
+  breaks the documented schema is a 400 (``invalid_request``, or ``invalid_cards`` when only
+  card fields are wrong); one that matches it but that the game refuses (a duplicate card, a
+  card in two hands, a play that is not a combination) is a 422 (:data:`SEMANTIC_STATUS`), with
+  the game's code. A schema cannot say these, so a schema-driven client may send them; they are
+  never a 400. Every error is ``{"error": {"code", "message", "problems"?}}``;
+- the operation ids and the error responses every operation documents.
 """
 
 from __future__ import annotations
@@ -24,56 +24,47 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Flask, Request, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from pydantic import BaseModel, ValidationError
+from spectree import Response, SpecTree
 from werkzeug.exceptions import HTTPException
 
+from api.openapi import DESCRIPTION, TITLE, VERSION, Error, JsonObject
 from api.schemas import Body, Int
 from solver.errors import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "ApiError", "Body", "Int",
-           "json_endpoint", "read_json_body", "register_error_handlers"]
+__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "SEMANTIC_STATUS", "SPEC", "ApiError",
+           "ApiRequest", "Body", "Int", "error_answer", "init_app", "json_endpoint",
+           "read_json_body", "register_error_handlers"]
 
 MAX_BODY_BYTES = 1_000_000
 MAX_JSON_DEPTH = 400
-SEMANTIC_STATUS = 422  # schema-valid, rejected by the game (see the module docstring)
+SCHEMA_STATUS = 400  # the body is not JSON, or breaks the documented schema
+SEMANTIC_STATUS = 422  # schema-valid, refused by the game (see the module docstring)
 _READ_CHUNK = 64 * 1024
 
+
 class ApiError(Exception):
-    """An error answered as ``{"error": {"code": ..., "message": ...}}`` with ``status``."""
+    """An error answered as ``{"error": {"code": ..., "message": ..., "problems"?: [...]}}``
+    with ``status`` (and ``headers``, such as ``Allow`` on a 405)."""
 
-    def __init__(self, status: int, code: str, message: str, details: Any = None):
+    def __init__(self, status: int, code: str, message: str,
+                 problems: list[dict[str, Any]] | None = None,
+                 headers: list[tuple[str, str]] | None = None):
         super().__init__(message)
-        self.status, self.code, self.message, self.details = status, code, message, details
+        self.status, self.code, self.message = status, code, message
+        self.problems, self.headers = problems, headers or []
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         err: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details is not None:
-            err["details"] = self.details
+        if self.problems is not None:
+            err["problems"] = self.problems
         return {"error": err}
 
-
-@dataclass(frozen=True)
-class EndpointSpec:
-    blueprint: Blueprint
-    rule: str
-    method: str
-    request: type[BaseModel] | None
-    response: type[BaseModel] | None
-    summary: str
-    tag: str
-    errors: tuple[int, ...] = ()  # error statuses beyond 400/413/415 (404, 409, ...)
-
-    @property
-    def path(self) -> str:
-        return (self.blueprint.url_prefix or "") + self.rule
-
-
-ENDPOINTS: list[EndpointSpec] = []
 
 # pydantic error types whose message already says what was sent and what is allowed
 _SELF_EXPLAINED = {"unknown_choice", "invalid_cards", "missing", "extra_forbidden",
@@ -85,14 +76,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _validation_message(exc: ValidationError) -> tuple[str, str, list[dict]]:
-    """(code, one-line message, details) for a failed model: each bad field with its
-    problem, what was sent and, where pydantic knows it, what is allowed."""
-    details = []
+def _schema_error(exc: ValidationError) -> ApiError:
+    """A 400 for a body that breaks the schema: each bad field with its problem, what was sent
+    and, where pydantic knows it, what is allowed."""
+    problems = []
     parts = []
     types = set()
     for err in exc.errors(include_url=False):
-        # union branches are tagged ``<name>`` (see api.schemas); the path leaves them out
+        # union branches are tagged ``<name>`` (see api.routes.capsa); the path leaves them out
         path = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith("<"))]
         if path[-1:] == ["[key]"]:  # a bad key of a table: the message names it
             path = path[:-2]
@@ -103,12 +94,40 @@ def _validation_message(exc: ValidationError) -> tuple[str, str, list[dict]]:
             msg = "unknown field"
         elif err["type"] not in _SELF_EXPLAINED and "input" in err:
             msg = f"{msg}, got {_shown(err['input'])}"
-        details.append({"loc": path, "message": msg})
+        problems.append({"loc": path, "message": msg})
         parts.append(f"{loc}: {msg}")
     code = "invalid_cards" if types == {"invalid_cards"} else "invalid_request"
-    return code, "; ".join(parts), details
+    return ApiError(SCHEMA_STATUS, code, "; ".join(parts), problems)
 
 
+def _http_error(exc: HTTPException) -> ApiError:
+    status = exc.code or 500
+    code = "body_too_large" if status == 413 else (exc.name or "error").lower().replace(" ", "_")
+    message = exc.description or exc.name
+    valid_methods = getattr(exc, "valid_methods", None)
+    if status == 405 and valid_methods:
+        message = (f"method {request.method} is not allowed here; allowed: "
+                   f"{', '.join(sorted(valid_methods))}")
+    # keep the exception's own headers (Allow on a 405), not its HTML content type
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+    return ApiError(status, code, message, headers=headers)
+
+
+def error_answer(exc: Exception) -> ApiError:
+    """The status and body of every error: the one place that tells 400 from 422."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, ValidationError):
+        return _schema_error(exc)
+    if isinstance(exc, InputError):
+        return ApiError(SEMANTIC_STATUS, exc.code, str(exc),
+                        [{"loc": [], "message": p} for p in exc.problems])
+    if isinstance(exc, HTTPException):
+        return _http_error(exc)
+    return ApiError(500, "internal_error", "internal error")
+
+
+# ------------------------------------------------------------------ the body reader
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _OPEN = np.frombuffer(b"[{", dtype=np.uint8)
 _CLOSE = np.frombuffer(b"]}", dtype=np.uint8)
@@ -134,16 +153,16 @@ def _too_large() -> ApiError:
     return ApiError(413, "body_too_large", f"request body over {MAX_BODY_BYTES:,} bytes")
 
 
-def _read_body() -> bytes:
+def _read_body(req: Request) -> bytes:
     """The raw body, at most :data:`MAX_BODY_BYTES`: a sized body is refused on its header, a
     chunked one (no Content-Length) once it runs past the limit, never silently cut."""
-    if request.content_length is not None:
-        if request.content_length > MAX_BODY_BYTES:
+    if req.content_length is not None:
+        if req.content_length > MAX_BODY_BYTES:
             raise _too_large()
-        return request.get_data(cache=False)
-    env = request.environ
+        return req.get_data(cache=False)
+    env = req.environ
     if not env.get("wsgi.input_terminated"):
-        return request.get_data(cache=False)  # no length and no framing: werkzeug reads nothing
+        return req.get_data(cache=False)  # no length and no framing: werkzeug reads nothing
     stream = env["wsgi.input"]
     buf = bytearray()
     while True:
@@ -159,15 +178,15 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def read_json_body() -> Any:
-    """The body parsed as JSON; every way it can be wrong is a 4xx :class:`ApiError`."""
-    if request.mimetype != "application/json":
-        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+def read_json_body(req: Request) -> dict[str, Any]:
+    """The body parsed as a JSON object; every way it can be wrong is a 4xx :class:`ApiError`."""
+    if req.mimetype != "application/json":
+        if req.content_length is not None and req.content_length > MAX_BODY_BYTES:
             raise _too_large()
         raise ApiError(415, "unsupported_media_type",
-                       f"expected Content-Type application/json, got {request.mimetype or 'none'!r}")
+                       f"expected Content-Type application/json, got {req.mimetype or 'none'!r}")
     try:
-        raw = _read_body()
+        raw = _read_body(req)
     except (ApiError, HTTPException):
         raise
     except Exception as exc:  # the server's reader failed on the client's bytes: gunicorn's
@@ -178,9 +197,65 @@ def read_json_body() -> Any:
         raise ApiError(400, "malformed_json",
                        f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(raw, parse_constant=_no_constant)
+        data = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ApiError(400, "malformed_json", f"malformed JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_request",
+                       f"request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+_UNREAD = object()
+
+
+class ApiRequest(Request):
+    """Flask's request with :func:`read_json_body` as ``get_json``: spectree (and anything
+    else) reads the body through it, so a bad body is a 4xx in words, never ``None``."""
+
+    context: Any = None  # spectree's validated parts (``context.json``: the body model)
+    _strict_json: Any = _UNREAD
+
+    def get_json(self, force: bool = False, silent: bool = False,
+                 cache: bool = True) -> dict[str, Any]:
+        """``force`` and ``silent`` are ignored: every body of this API is a JSON object."""
+        if self._strict_json is _UNREAD:
+            self._strict_json = read_json_body(self)
+        return cast(dict[str, Any], self._strict_json)
+
+
+# ------------------------------------------------------------------ the document and routes
+SPEC = SpecTree(
+    "flask", mode="strict", annotations=False, title=TITLE, version=VERSION,
+    description=DESCRIPTION, validation_error_status=SCHEMA_STATUS, validation_error_model=Error,
+    naming_strategy=lambda model: model.__name__,
+    nested_naming_strategy=lambda _parent, child: child,
+)
+
+_BODY_ERRORS = {
+    400: "The body is not JSON, or does not match this schema",
+    413: f"Body over {MAX_BODY_BYTES:,} bytes",
+    415: "Not application/json",
+    422: "Matches the schema, but the game rejects it (a duplicate card, a card in two hands, "
+         "an illegal play)",
+}
+
+
+def _before(req: Any, resp: Any, error: Exception | None, instance: Any, adapter: Any) -> None:
+    """Spectree's hook after request validation: a schema error is answered in this API's
+    words (:func:`error_answer`), and a body-taking route reads its body even when spectree
+    would not (form bodies: 415)."""
+    if error is not None:
+        raise error_answer(error)
+    if req.method == "POST":
+        req.get_json()
+
+
+def _after(req: Any, resp: Any, error: Exception | None, instance: Any, adapter: Any) -> None:
+    """An answer that breaks its own response model is a bug: logged, answered 500 in JSON."""
+    if error is not None:
+        current_app.logger.error("response of %s breaks its model: %s", req.path, error)
+        raise ApiError(500, "internal_error", "internal error: the answer broke its schema")
 
 
 def json_endpoint(
@@ -193,59 +268,54 @@ def json_endpoint(
     summary: str = "",
     tag: str = "",
     errors: tuple[int, ...] = (),
-) -> Callable[[Callable], Callable]:
-    """Register ``fn(body_model) -> dict`` (or ``fn() -> dict`` without a request model)."""
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn(body_model) -> dict`` (or ``fn() -> dict`` without a request model) on
+    ``bp`` through ``SPEC.validate``; ``errors`` are error statuses beyond the body's own
+    (404, 409, ...). Without a response model the answer is documented as a JSON object."""
+    tag = tag or bp.name
+    responses: dict[str, Any] = {"HTTP_200": (response_model or JsonObject, "OK")}
+    if request_model is not None:
+        responses.update({f"HTTP_{s}": (Error, text) for s, text in _BODY_ERRORS.items()})
+    for status in errors:
+        responses.setdefault(f"HTTP_{status}", (Error, "Error"))
 
-    def decorate(fn: Callable) -> Callable:
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         def view() -> Any:
+            # answered as a JSON response: spectree then checks the bytes against the response
+            # model in one pass (pydantic's JSON validator), where a dict would first be walked
+            # in Python for model instances (a third of a millisecond for one arrangement list)
             if request_model is None:
                 return jsonify(fn())
-            data = read_json_body()
-            if not isinstance(data, dict):
-                raise ApiError(400, "invalid_request",
-                               f"request body must be a JSON object, got {type(data).__name__}")
-            try:
-                body = request_model.model_validate(data)
-            except ValidationError as exc:
-                code, message, details = _validation_message(exc)
-                raise ApiError(400, code, message, details) from None
-            return jsonify(fn(body))
+            return jsonify(fn(cast(ApiRequest, request).context.json))
 
         view.__name__ = fn.__name__
-        view.__doc__ = fn.__doc__
-        bp.add_url_rule(rule, endpoint=fn.__name__, view_func=view, methods=[method])
-        ENDPOINTS.append(EndpointSpec(bp, rule, method, request_model, response_model,
-                                      summary or (fn.__doc__ or "").strip().split("\n")[0],
-                                      tag or bp.name, errors))
+        view.__doc__ = summary or (fn.__doc__ or "").strip().split("\n")[0]
+        validated = SPEC.validate(
+            json=request_model, resp=Response(**responses), tags=[tag],
+            operation_id=f"{tag}_{rule.strip('/').replace('/', '_') or 'root'}",
+            before=_before, after=_after)(view)
+        bp.add_url_rule(rule, endpoint=fn.__name__, view_func=validated, methods=[method])
         return fn
 
     return decorate
 
 
-def register_error_handlers(app: Any) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError):
-        return jsonify(exc.body()), exc.status
+def register_error_handlers(app: Flask) -> None:
+    """Every error, the app's own and Flask's, answered through :func:`error_answer`."""
 
-    @app.errorhandler(InputError)
-    def _input_error(exc: InputError):
-        return jsonify({"error": {"code": exc.code, "message": str(exc),
-                                  "problems": exc.problems}}), SEMANTIC_STATUS
+    def answer(exc: Exception) -> ResponseReturnValue:
+        err = error_answer(exc)
+        if err.status >= 500 and not isinstance(exc, ApiError):
+            current_app.logger.exception("unhandled error")  # a bug, answered in JSON
+        return jsonify(err.body()), err.status, err.headers
 
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException):
-        code = (exc.name or "error").lower().replace(" ", "_")
-        if exc.code == 413:
-            code = "body_too_large"
-        message = exc.description or exc.name
-        if exc.code == 405 and getattr(exc, "valid_methods", None):
-            message = (f"method {request.method} is not allowed here; allowed: "
-                       f"{', '.join(sorted(exc.valid_methods))}")
-        # keep the exception's own headers (Allow on a 405), not its HTML content type
-        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-        return jsonify({"error": {"code": code, "message": message}}), exc.code, headers
+    # a ValidationError is a schema error only from request validation (``_before``); raised
+    # anywhere else it is a bug, answered 500 like any other
+    for exc_type in (ApiError, InputError, HTTPException, Exception):
+        app.register_error_handler(exc_type, answer)
 
-    @app.errorhandler(Exception)
-    def _unexpected(exc: Exception):  # pragma: no cover - a bug, logged and answered in JSON
-        current_app.logger.exception("unhandled error")
-        return jsonify({"error": {"code": "internal_error", "message": "internal error"}}), 500
+
+def init_app(app: Flask) -> None:
+    """The strict body reader and the error answers, for ``create_app``."""
+    app.request_class = ApiRequest
+    register_error_handlers(app)

@@ -1,113 +1,61 @@
-"""The OpenAPI 3.1 document, built from the same pydantic models that validate requests.
+"""What the OpenAPI document says beyond the routes' own models: the API's title and
+description, the one error body, and the ``/docs`` page.
 
-pydantic writes the bounds of a constrained type that wraps a validator as ``ge``/``le``,
-which JSON Schema does not know; :func:`json_schema_words` turns them into
-``minimum``/``maximum`` so that clients and fuzzers see every limit.
+The document itself is spectree's (:data:`api.endpoint.SPEC`), built from the same pydantic
+models that validate the requests; ``/docs`` is the Swagger UI page spectree ships for offline
+use (the ``offapi`` package: the UI's files are in the page, no CDN).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from api.endpoint import ENDPOINTS, MAX_BODY_BYTES
-
-ERROR_SCHEMA = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string", "description": "what was wrong, the value sent "
-                                                             "and what is allowed"},
-                "details": {"type": "array", "description": "one item per bad field"},
-                "problems": {"type": "array", "items": {"type": "string"}},
-            },
-        }
-    },
-}
-_ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-_WORDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+TITLE = "Capsa solver API"
+VERSION = "1.0.0"
+DESCRIPTION = (
+    "Capsa Susun arrangement advice and referee; Big Two, Da San and Da Bai Fen move "
+    'generators. Errors: `{"error": {"code": ..., "message": ..., "problems": [...]}}`: 400 a '
+    "body that is not JSON or breaks this schema, 422 one that matches it but the game rejects, "
+    "413 too large, 415 not JSON, 405 (with `Allow`) another method. `problems` lists each "
+    "problem with `loc`, where it is (field names and list positions; empty for the body as a "
+    "whole), and its `message`.")
+SPEC_URL = "/openapi.json"
 
 
-def json_schema_words(schema: Any) -> Any:
-    """A copy of ``schema`` with pydantic's ``ge``/``le``/``gt``/``lt`` spelled as JSON Schema's
-    words; the keys of ``properties`` (field names) are left alone.
+class Problem(BaseModel):
+    """One thing wrong with a request."""
 
-    >>> json_schema_words({"properties": {"ge": {"type": "integer", "ge": 1, "le": 3}}})
-    {'properties': {'ge': {'type': 'integer', 'minimum': 1, 'maximum': 3}}}
-    """
-    if isinstance(schema, list):
-        return [json_schema_words(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _MAPS and isinstance(value, dict):
-            out[key] = {name: json_schema_words(sub) for name, sub in value.items()}
-        elif key in ("enum", "const", "default", "examples", "example"):
-            out[key] = value
-        else:
-            out[_WORDS.get(key, key)] = json_schema_words(value)
-    return out
+    loc: list[str | int] = Field(
+        description="where: field names and list positions from the body's root; empty when "
+                    "the problem is the body as a whole or the game names no field")
+    message: str = Field(description="what is wrong, the value sent and what is allowed")
 
 
-def _schema(model: type[BaseModel], components: dict[str, Any], mode: str) -> dict:
-    schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode=mode)
-    schema = json_schema_words(schema)
-    for name, sub in schema.pop("$defs", {}).items():
-        components[name] = sub
-    components[model.__name__] = schema
-    return {"$ref": f"#/components/schemas/{model.__name__}"}
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(description="what kind of error: invalid_request, invalid_cards, "
+                                  "illegal_move, body_too_large, ...")
+    message: str = Field(description="what was wrong, the value sent and what is allowed")
+    problems: list[Problem] = Field(
+        default_factory=list,
+        description="one item per problem (on a 400 that breaks the schema and on a 422)")
 
 
-def build_openapi(app: Any) -> dict:
-    components: dict[str, Any] = {"Error": ERROR_SCHEMA}
-    paths: dict[str, Any] = {}
-    registered = {bp for bp in app.blueprints.values()}
-    for spec in ENDPOINTS:
-        if spec.blueprint not in registered:
-            continue
-        op: dict[str, Any] = {
-            "summary": spec.summary,
-            "operationId": f"{spec.tag}_{spec.rule.strip('/').replace('/', '_') or 'root'}",
-            "tags": [spec.tag],
-            "responses": {
-                "200": {"description": "OK", "content": {"application/json": {
-                    "schema": _schema(spec.response, components, "serialization")
-                    if spec.response else {"type": "object"}}}},
-            },
-        }
-        if spec.request is not None:
-            op["requestBody"] = {"required": True, "content": {"application/json": {
-                "schema": _schema(spec.request, components, "validation")}}}
-            op["responses"].update({
-                "400": {"description": "The body is not JSON, or does not match this schema",
-                        **_ERROR},
-                "413": {"description": f"Body over {MAX_BODY_BYTES:,} bytes", **_ERROR},
-                "415": {"description": "Not application/json", **_ERROR},
-                "422": {"description": "Matches the schema, but the game rejects it (a "
-                                       "duplicate card, a card in two hands, an illegal play)",
-                        **_ERROR},
-            })
-        for status in spec.errors:
-            op["responses"][str(status)] = {"description": "Error", "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-        paths.setdefault(spec.path, {})[spec.method.lower()] = op
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Capsa solver API", "version": "1.0.0",
-                 "description": "Capsa Susun arrangement advice and referee; Big Two, Da San "
-                                "and Da Bai Fen move generators. Errors: "
-                                '`{"error": {"code": ..., "message": ...}}`: 400 a body that '
-                                "is not JSON or breaks this schema, 422 one that matches it but "
-                                "the game rejects, 413 too large, 415 not JSON, 405 (with "
-                                "`Allow`) another method."},
-        "paths": dict(sorted(paths.items())),
-        "components": {"schemas": components},
-    }
+class Error(BaseModel):
+    """Every error this service answers."""
+
+    error: ErrorDetail
+
+
+class JsonObject(RootModel[dict[str, Any]]):
+    """A JSON object (answers documented in words rather than by a model)."""
+
+
+@functools.cache
+def docs_page(template: str) -> str:
+    """The Swagger UI page for this API's document (rendered once: it is about 2 MB)."""
+    return template.format(spec_url=SPEC_URL)

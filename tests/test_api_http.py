@@ -226,3 +226,70 @@ def test_served_405_has_allow(gunicorn_port):
     status, headers, _ = _raw(gunicorn_port, b"TRACE /v1/capsa/arrange HTTP/1.1\r\n"
                                              b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
     assert status == 405 and set(headers["allow"].replace(" ", "").split(",")) == {"POST", "OPTIONS"}
+
+
+# ------------------------------------------------------------------ one error body
+def _error(r) -> dict:
+    body = r.get_json()
+    assert set(body) == {"error"}, body
+    return body["error"]
+
+
+def test_schema_errors_and_refusals_list_problems_the_same_way(client):
+    """A 400 (the schema) and a 422 (the game) both list ``problems``: ``loc`` and ``message``."""
+    err = _error(client.post("/v1/capsa/arrange", json={"hand": "As", "top": 0}))
+    assert err["code"] == "invalid_request"
+    assert {"loc": ["top"], "message": "Input should be greater than or equal to 1, got 0"} \
+        in err["problems"]
+    assert ["hand"] in [p["loc"] for p in err["problems"]]
+    r = client.post("/v1/capsa/arrange/batch", json={"hands": [HAND, HAND.replace("2h", "As")]})
+    assert r.status_code == 422
+    err = _error(r)
+    assert err["code"] == "invalid_cards"
+    assert err["problems"] == [{"loc": [], "message": "hand 1: duplicate card 'As'"}]
+    assert err["message"] == "hand 1: duplicate card 'As'"
+
+
+def test_other_errors_have_code_and_message(client):
+    for r, status in ((client.get("/v1/nope"), 404), (client.get("/v1/capsa/arrange"), 405),
+                      (client.post("/v1/capsa/valid", data="x", content_type="text/plain"), 415)):
+        assert r.status_code == status
+        assert set(_error(r)) == {"code", "message"}
+
+
+def test_the_error_body_is_documented(client):
+    doc = client.get("/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    detail = schemas["ErrorDetail"]
+    assert {"code", "message"} <= set(detail["required"]) and "problems" in detail["properties"]
+    assert set(schemas["Problem"]["required"]) == {"loc", "message"}
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for status, answer in op["responses"].items():
+                if status.startswith(("4", "5")):
+                    assert answer["content"]["application/json"]["schema"] == {
+                        "$ref": "#/components/schemas/Error"}
+
+
+def test_an_answer_that_breaks_its_model_is_a_json_500():
+    """The response model is checked on every answer: a view that breaks it is a bug, logged and
+    answered 500 in the one error body, never a body that contradicts the document."""
+    from flask import Blueprint
+    from pydantic import BaseModel
+
+    from api import create_app
+    from api.endpoint import json_endpoint
+
+    class Count(BaseModel):
+        n: int
+
+    bp = Blueprint("broken_answer", __name__)
+
+    @json_endpoint(bp, "/broken-answer", None, Count, method="GET")
+    def broken() -> dict:
+        return {"n": "many"}
+
+    app = create_app({"TESTING": True, "WARMUP": False})
+    app.register_blueprint(bp)
+    r = app.test_client().get("/broken-answer")
+    assert r.status_code == 500 and _error(r)["code"] == "internal_error"

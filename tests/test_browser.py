@@ -179,19 +179,23 @@ def test_grid_refuses_a_fourteenth_card(page):
 
 
 def test_docs_page_lists_every_endpoint(page, app):
+    """/docs is Swagger UI, served with its files (no outside request: ``watched_page``):
+    every operation of the document, and the request body's fields of one of them."""
     spec = app.test_client().get("/openapi.json").get_json()
     page.goto(page.base_url + "/docs")
-    page.wait_for_selector("section.endpoint")
-    listed = page.locator("section.endpoint code.path").all_inner_texts()
-    expected = [path for path, ops in spec["paths"].items() for _ in ops]
+    page.wait_for_selector(".opblock")
+    listed = page.eval_on_selector_all(
+        ".opblock", "els => els.map(e => [e.querySelector('.opblock-summary-method').innerText,"
+        " e.querySelector('.opblock-summary-path').dataset.path])")
+    expected = [[method.upper(), path] for path, ops in spec["paths"].items() for method in ops]
     assert sorted(listed) == sorted(expected)
-    for path, ops in spec["paths"].items():
-        for method, op in ops.items():
-            body = op.get("requestBody", {}).get("content", {}).get("application/json")
-            if not body:
-                continue
-            name = body["schema"]["$ref"].rsplit("/", 1)[-1]
-            fields = spec["components"]["schemas"][name].get("properties", {})
-            section = page.locator(f'section.endpoint[id="{op["operationId"]}"]')
-            shown = section.locator("td.field-name").all_inner_texts()
-            assert sorted(shown) == sorted(fields), (path, method)
+    op = page.locator('.opblock:has(.opblock-summary-path[data-path="/v1/capsa/arrange"])')
+    op.locator(".opblock-summary-control").click()
+    body = op.locator(".opblock-section-request-body")
+    body.get_by_text("Schema", exact=True).click()
+    # OpenAPI 3.1: Swagger UI draws the JSON Schema 2020-12 view, one article per level
+    model = body.locator('article[data-json-schema-level="0"]')
+    assert model.locator(".json-schema-2020-12__title").first.inner_text() == "ArrangeRequest"
+    shown = model.locator('article[data-json-schema-level="1"] > .json-schema-2020-12-head '
+                          '.json-schema-2020-12__title').all_inner_texts()
+    assert sorted(shown) == sorted(spec["components"]["schemas"]["ArrangeRequest"]["properties"])

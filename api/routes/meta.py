@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from flask import Blueprint, current_app, send_from_directory
+from flask.typing import ResponseReturnValue
 from pydantic import BaseModel
 
-from api.endpoint import json_endpoint
-from api.openapi import build_openapi
+from api.endpoint import SPEC, json_endpoint
+from api.openapi import docs_page
 
 bp = Blueprint("meta", __name__)
-
-_DOCS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-<title>Capsa solver API</title><link rel="stylesheet" href="/static/docs.css"></head>
-<body><main id="docs"><h1>Capsa solver API</h1><p>Loading…</p></main>
-<script src="/static/docs.js"></script></body></html>"""
 
 
 class Health(BaseModel):
@@ -26,21 +21,26 @@ class Health(BaseModel):
 
 
 @json_endpoint(bp, "/healthz", None, Health, method="GET", summary="Liveness check")
-def healthz() -> dict:
+def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
 @json_endpoint(bp, "/openapi.json", None, None, method="GET",
                summary="This API's OpenAPI 3.1 document")
-def openapi() -> dict:
-    return build_openapi(current_app)
+def openapi() -> dict[str, Any]:
+    # built from this app's routes on the first call and kept: every app of this package
+    # registers the same blueprints
+    spec: dict[str, Any] = SPEC.spec
+    return spec
 
 
 @bp.get("/docs")
-def docs():
-    return _DOCS, 200, {"Content-Type": "text/html; charset=utf-8"}
+def docs() -> ResponseReturnValue:
+    """Swagger UI, from the page spectree ships for offline use."""
+    page = docs_page(SPEC.config.page_templates["swagger"])
+    return page, 200, {"Content-Type": "text/html; charset=utf-8"}
 
 
 @bp.get("/")
-def index():
-    return send_from_directory(current_app.static_folder, "index.html")
+def index() -> ResponseReturnValue:
+    return send_from_directory(current_app.static_folder or "static", "index.html")
