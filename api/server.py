@@ -197,16 +197,18 @@ def _raise_stop(signum: int, frame: Any) -> None:
     raise _Stop
 
 
-def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
+def _fork_child(run: Any) -> int:
+    """Run ``run()`` in a forked child in its own process group (a terminal's Ctrl-C reaches
+    the supervisor only, which stops the parts in order); it ends with the supervisor."""
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
-            os.setpgid(0, 0)  # Ctrl-C reaches the supervisor only, which stops us in order
+            os.setpgid(0, 0)
             die_with_parent(signal.SIGTERM)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            run_server(options, lambda: app)
+            run()
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
         except BaseException:  # noqa: BLE001 - reported, then the child ends
@@ -217,6 +219,10 @@ def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
         finally:
             os._exit(code)
     return pid
+
+
+def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
+    return _fork_child(lambda: run_server(options, lambda: app))
 
 
 def _wait_for_path(path: Path, pid: int, timeout: float) -> None:
@@ -293,23 +299,7 @@ def _fork_front(config: ServeConfig, app_socket: str, sock: socket.socket) -> in
 
     threads = max(16, 2 * config.workers * config.threads + 8)
     front_config = FrontConfig(config.host, config.port, app_socket, threads, config.limits)
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.setpgid(0, 0)
-            die_with_parent(signal.SIGTERM)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            run_front(create_front(front_config, sock), FRONT_GRACE_S)
-        except BaseException:  # noqa: BLE001 - reported, then the child ends
-            import traceback
-
-            traceback.print_exc()
-            code = 1
-        finally:
-            os._exit(code)
-    return pid
+    return _fork_child(lambda: run_front(create_front(front_config, sock), FRONT_GRACE_S))
 
 
 def _describe(front: Front, config: ServeConfig) -> str:
