@@ -21,6 +21,7 @@ import numpy as np
 
 from solver.errors import RulesError
 from solver.games.capsa.lookup import KIND_NAMES, TABLES, WHEEL_MODES
+from solver.validation import check_bool, check_choice, check_whole
 
 SCORINGS = ("one-six", "two-four", "scoop-one", "basic")
 ROYALTY_MODES = ("winner", "net")
@@ -107,17 +108,11 @@ OPTIONS = tuple(f.name for f in fields(Rules))
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-    return value
+    return check_choice(name, value, allowed, RulesError)
 
 
 def _units(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
-    if not 0 <= value <= MAX_UNITS:
-        raise RulesError(f"{name} must be between 0 and {MAX_UNITS}, got {value!r}")
-    return int(value)
+    return check_whole(name, value, 0, MAX_UNITS, RulesError)
 
 
 def _royalties(value: Any) -> tuple[tuple[str, str, int], ...]:
@@ -164,12 +159,15 @@ def _naturals(value: Any) -> tuple[tuple[str, int], ...]:
 
 
 def _bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be true or false, got {value!r}")
-    return value
+    return check_bool(name, value, RulesError)
 
 
-def resolve_rules(spec: str | Mapping[str, Any] | Rules | None = None) -> Rules:
+# What a caller may give as rules: a preset name, a {"preset": ..., option: value} object,
+# a Rules, or None (standard).
+RulesSpec = str | Mapping[str, Any] | Rules | None
+
+
+def resolve_rules(spec: RulesSpec = None) -> Rules:
     """A :class:`Rules` from a preset name, a ``{"preset": ..., option: value}`` object, or
     ``None`` (standard). Unknown presets, options and bad values raise :class:`RulesError`."""
     if spec is None:
