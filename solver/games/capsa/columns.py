@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from solver.cards import format_cards
+from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.lookup import COMB3, COMB5
 
 CARD_NAMES = tuple(format_cards(range(52)))
@@ -44,24 +45,25 @@ class BatchColumns:
 
     @classmethod
     def from_splits(cls, hands: np.ndarray, split: np.ndarray, ev: np.ndarray) -> BatchColumns:
-        """From sorted hands (N, 13) and packed splits ``back | middle << 11 | front << 22``."""
+        """From sorted hands (N, 13) and packed splits (:mod:`solver.games.capsa.encoding`)."""
         split = np.asarray(split, dtype=np.int64)
         take = np.take_along_axis
-        return cls(hands, take(hands, COMB3[split >> 22].astype(np.int64), 1),
-                   take(hands, COMB5[(split >> 11) & 2047].astype(np.int64), 1),
-                   take(hands, COMB5[split & 2047].astype(np.int64), 1),
+        return cls(hands, take(hands, COMB3[split_front(split)].astype(np.int64), 1),
+                   take(hands, COMB5[split_middle(split)].astype(np.int64), 1),
+                   take(hands, COMB5[split_back(split)].astype(np.int64), 1),
                    np.asarray(ev, dtype=np.float64))
 
     @classmethod
     def concat(cls, parts: Sequence[BatchColumns]) -> BatchColumns:
         if not parts:
             return cls.empty()
-        return cls(*(np.concatenate([getattr(p, name) for p in parts])
-                     for name in (*ROWS, "ev")))
+        return cls(**{name: np.concatenate([getattr(p, name) for p in parts])
+                      for name in (*ROWS, "ev")})
 
     @classmethod
     def empty(cls) -> BatchColumns:
-        return cls(*(np.empty((0, n), dtype=np.int64) for n in (13, 3, 5, 5)), np.empty(0))
+        hand, front, middle, back = (np.empty((0, n), dtype=np.int64) for n in (13, 3, 5, 5))
+        return cls(hand, front, middle, back, np.empty(0))
 
     def __len__(self) -> int:
         return len(self.ev)

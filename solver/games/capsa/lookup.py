@@ -18,6 +18,16 @@ from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 
+from solver.games.capsa.encoding import (
+    pack_choice,
+    pack_split,
+    rank_of,
+    split_back,
+    split_front,
+    split_middle,
+    suit_of,
+)
+
 # Made by scripts/gen_rank_keys.py: every multiset of at most 5 ranks has its own key sum.
 RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 KEY_SPACE = 4 * RANK_KEYS[12] + RANK_KEYS[11] + 1
@@ -40,7 +50,7 @@ SHIFT_RANKS = np.uint64(48)
 def _card_words() -> np.ndarray:
     words = np.zeros(52, dtype=np.uint64)
     for card in range(52):
-        rank, suit = divmod(card, 4)
+        rank, suit = rank_of(card), suit_of(card)
         words[card] = (np.uint64(RANK_KEYS[rank]) | (np.uint64(1) << np.uint64(32 + 4 * suit))
                        | (np.uint64(1) << np.uint64(48 + rank)))
     return words
@@ -164,8 +174,9 @@ COMB3 = _combos(13, 3)  # (286, 3)
 def _split_pairs() -> np.ndarray:
     """The 36,036 unordered pairs of disjoint 5-card subsets, with the front they leave.
 
-    Packed per pair: ``a | b << 11 | front << 22`` with ``a < b`` indices into COMB5 and
-    ``front`` an index into COMB3. An ordered split (back, middle) is a pair in one order or
+    Packed per pair as a split (:func:`~solver.games.capsa.encoding.pack_split`), ``a`` in
+    the back's field and ``b`` in the middle's, ``a < b`` indices into COMB5 and ``front`` an
+    index into COMB3. An ordered split (back, middle) is a pair in one order or
     the other: 2 x 36,036 = 72,072 = C(13,5) x C(8,5).
     """
     weights = 1 << np.arange(13, dtype=np.int64)
@@ -185,7 +196,7 @@ def _split_pairs() -> np.ndarray:
     b = index5[mid_masks.ravel()]
     front = index3[(full ^ mask5[a]) ^ mid_masks.ravel()]
     keep = a < b
-    return (a[keep] | (b[keep] << 11) | (front[keep] << 22)).astype(np.int32)
+    return pack_split(a[keep], b[keep], front[keep]).astype(np.int32)
 
 
 SPLIT_PAIRS = _split_pairs()
@@ -193,12 +204,11 @@ N_ORDERED_SPLITS = 2 * len(SPLIT_PAIRS)
 
 
 def _back_splits() -> np.ndarray:
-    """For each back (index into COMB5), its 56 (middle, front) choices: ``middle | front << 11``."""
-    a = SPLIT_PAIRS & 2047
-    b = (SPLIT_PAIRS >> 11) & 2047
-    f = SPLIT_PAIRS >> 22
+    """For each back (index into COMB5), its 56 (middle, front) choices, packed by
+    :func:`~solver.games.capsa.encoding.pack_choice`."""
+    a, b, f = split_back(SPLIT_PAIRS), split_middle(SPLIT_PAIRS), split_front(SPLIT_PAIRS)
     backs = np.concatenate([a, b])
-    packed = np.concatenate([b | (f << 11), a | (f << 11)])
+    packed = np.concatenate([pack_choice(b, f), pack_choice(a, f)])
     order = np.argsort(backs, kind="stable")
     return packed[order].reshape(len(COMB5), 56).astype(np.int32)
 
@@ -209,9 +219,7 @@ BACK_SPLITS = _back_splits()
 def _front_pairs() -> np.ndarray:
     """For each front (index into COMB3), the 126 unordered pairs of 5-card sets it leaves:
     ``a | b << 16`` (indices into COMB5), for the foul filter's count."""
-    a = SPLIT_PAIRS & 2047
-    b = (SPLIT_PAIRS >> 11) & 2047
-    f = SPLIT_PAIRS >> 22
+    a, b, f = split_back(SPLIT_PAIRS), split_middle(SPLIT_PAIRS), split_front(SPLIT_PAIRS)
     order = np.argsort(f, kind="stable")
     return (a[order] | (b[order] << 16)).reshape(len(COMB3), 126).astype(np.int32)
 

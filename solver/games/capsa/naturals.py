@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.games.capsa import kernels as K
+from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle, suit_of
 from solver.games.capsa.evaluate import HandKind, subset_strengths, tables
 from solver.games.capsa.lookup import COMB3, SPLIT_PAIRS
-from solver.games.capsa.rules import NATURAL_STRENGTH, Rules, resolve_rules
+from solver.games.capsa.rules import NATURAL_STRENGTH, Rules, RulesSpec, resolve_rules
 from solver.games.capsa.splits import Arrangement, parse_hand, unpack_split
 
 _STRAIGHT_KINDS = (HandKind.STRAIGHT, HandKind.STRAIGHT_FLUSH, HandKind.ROYAL_FLUSH)
@@ -63,9 +64,9 @@ def compare_naturals(a: Natural, b: Natural) -> int:
 def _front_ok(hand: np.ndarray, kind: str) -> np.ndarray:
     cards = hand[COMB3]
     if kind == "three_flushes":
-        suits = cards % 4
+        suits = suit_of(cards)
         return (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
-    ranks = np.sort(cards // 4, axis=1)
+    ranks = np.sort(rank_of(cards), axis=1)
     distinct = (ranks[:, 0] != ranks[:, 1]) & (ranks[:, 1] != ranks[:, 2])
     run = ranks[:, 2] - ranks[:, 0] == 2
     ace_low = (ranks[:, 0] == 0) & (ranks[:, 1] == 1) & (ranks[:, 2] == 12)  # A-2-3
@@ -82,22 +83,23 @@ def _best_split(hand: np.ndarray, rules: Rules, kind: str,
     if packed < 0:
         return None
     arr = unpack_split(hand, packed)
-    b, m, f = int(v5[packed & 2047]), int(v5[(packed >> 11) & 2047]), int(v3[packed >> 22])
+    b, m, f = (int(v5[split_back(packed)]), int(v5[split_middle(packed)]),
+               int(v3[split_front(packed)]))
     return arr, (b, m, f)
 
 
 def _flush_possible(hand: np.ndarray) -> bool:
     """Suit counts can be cut into 3 + 5 + 5 (cheap test before the kernel)."""
-    counts = sorted(Counter((hand % 4).tolist()).values())
+    counts = sorted(Counter(suit_of(hand).tolist()).values())
     return tuple(counts) in {(13,), (3, 10), (5, 8), (3, 5, 5)}
 
 
-def all_naturals(hand: str | Iterable[object] | np.ndarray, rules: object = None,
+def all_naturals(hand: str | Iterable[object] | np.ndarray, rules: RulesSpec = None,
                  strengths: tuple[np.ndarray, np.ndarray] | None = None) -> list[Natural]:
     """Every natural the 13 cards hold (whatever the rules' units), strongest first."""
-    r = resolve_rules(rules)  # type: ignore[arg-type]
+    r = resolve_rules(rules)
     h = hand if isinstance(hand, np.ndarray) else parse_hand(hand)
-    ranks = Counter((h // 4).tolist())
+    ranks = Counter(rank_of(h).tolist())
     found: list[Natural] = []
     if len(ranks) == 13:
         found.append(Natural("dragon", r.natural_units("dragon"), ()))
@@ -114,10 +116,10 @@ def all_naturals(hand: str | Iterable[object] | np.ndarray, rules: object = None
     return sorted(found, key=lambda n: n.strength, reverse=True)
 
 
-def detect_natural(hand: str | Iterable[object] | np.ndarray, rules: object = None,
+def detect_natural(hand: str | Iterable[object] | np.ndarray, rules: RulesSpec = None,
                    strengths: tuple[np.ndarray, np.ndarray] | None = None) -> Natural | None:
     """The strongest natural the hand holds, or None (also None when the rules turn naturals off)."""
-    r = resolve_rules(rules)  # type: ignore[arg-type]
+    r = resolve_rules(rules)
     if not r.naturals_on:
         return None
     h = hand if isinstance(hand, np.ndarray) else parse_hand(hand)

@@ -17,6 +17,7 @@ import numpy as np
 from solver.cards import format_cards, parse_cards
 from solver.errors import CardError
 from solver.games.capsa import kernels as K
+from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.evaluate import subset_strengths, tables
 from solver.games.capsa.lookup import (
     CARD_WORD,
@@ -28,7 +29,7 @@ from solver.games.capsa.lookup import (
     MASK5,
     SPLIT_PAIRS,
 )
-from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 
 HAND_SIZE = 13
 
@@ -46,6 +47,9 @@ class Arrangement:
         """From card strings or lists; checks the row sizes and that no card repeats."""
         rows = []
         for name, cards, size in (("front", front, 3), ("middle", middle, 5), ("back", back, 5)):
+            if not isinstance(cards, (str, Iterable)):  # what parse_cards says of these
+                raise CardError([f"{name}: cards must be a string or a list, got "
+                                 f"{type(cards).__name__}"])
             try:
                 rows.append(tuple(parse_cards(cards, count=size)))
             except CardError as exc:
@@ -119,12 +123,12 @@ def is_foul(arr: Arrangement, rules: Rules | None = None) -> bool:
     return not (b >= m >= f)
 
 
-def valid_arrangements(hand: str | Iterable[object], rules: object = None) -> int:
+def valid_arrangements(hand: str | Iterable[object], rules: RulesSpec = None) -> int:
     """How many of the 72,072 ordered splits are not fouls.
 
     One kernel call from the cards to the count; an int array of 13 ids goes in as it is (the
     kernel checks the ids and the parser only runs to explain bad ones)."""
-    t = tables(resolve_rules(rules).wheel)  # type: ignore[arg-type]
+    t = tables(resolve_rules(rules).wheel)
     if isinstance(hand, np.ndarray) and hand.dtype.kind in "iu" and hand.shape == (HAND_SIZE,):
         ids = np.ascontiguousarray(hand, dtype=np.int64)
     else:
@@ -137,9 +141,9 @@ def valid_arrangements(hand: str | Iterable[object], rules: object = None) -> in
     return int(n)
 
 
-def valid_arrangements_many(hands: np.ndarray, rules: object = None) -> np.ndarray:
+def valid_arrangements_many(hands: np.ndarray, rules: RulesSpec = None) -> np.ndarray:
     """``valid_arrangements`` for an (N, 13) array of card ids, in one kernel call."""
-    r = resolve_rules(rules)  # type: ignore[arg-type]
+    r = resolve_rules(rules)
     t = tables(r.wheel)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     out = np.empty(len(hands), dtype=np.int64)
@@ -153,11 +157,11 @@ _GET3 = tuple(itemgetter(*(int(i) for i in c)) for c in COMB3)
 
 
 def unpack_split(hand: np.ndarray | list[int], packed: int) -> Arrangement:
-    """The arrangement of a packed split ``back | middle << 11 | front << 22`` (one
+    """The arrangement of a packed split (:mod:`solver.games.capsa.encoding`; one
     precomputed getter per subset: this runs once per listed arrangement)."""
     cards = hand.tolist() if isinstance(hand, np.ndarray) else hand
-    return Arrangement(_GET3[packed >> 22](cards), _GET5[(packed >> 11) & 2047](cards),
-                       _GET5[packed & 2047](cards))
+    return Arrangement(_GET3[split_front(packed)](cards), _GET5[split_middle(packed)](cards),
+                       _GET5[split_back(packed)](cards))
 
 
 def all_valid_splits(hand: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -6,6 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
+from solver.games.capsa.kernels.encoding import (
+    choice_front,
+    choice_middle,
+    pack_split,
+    split_back,
+    split_front,
+    split_middle,
+)
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.table import NO_JOINT, _row_terms, _table_ev, _term_buffers
 from solver.games.capsa.lookup import FLUSH_BITS as _FLUSH_BITS
@@ -36,9 +44,9 @@ def count_valid(v5, v3, pairs):
     """The previous foul filter: every one of the 36,036 pairs, branch-free."""
     n = 0
     for p in pairs:
-        va = v5[p & 2047]
-        vb = v5[(p >> 11) & 2047]
-        vf = v3[p >> 22]
+        va = v5[split_back(p)]
+        vb = v5[split_middle(p)]
+        vf = v3[split_front(p)]
         lo = min(va, vb)
         n += (lo >= vf) * (1 + (va == vb))
     return n
@@ -85,8 +93,8 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
             va = v5[a]
             for j in range(56):
                 q = back_splits[a, j]
-                b = q & 2047
-                f = q >> 11
+                b = choice_middle(q)
+                f = choice_front(q)
                 vb = v5[b]
                 if vb > va or v3[f] > vb:
                     continue
@@ -107,9 +115,9 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
                         ev += bonus * (wf[f] * wm[b] * wb[a] - xf[f] * xm[b] * xb[a])
                 if ev > best:
                     best = ev
-                    best_p = a | (b << 11) | (f << 22)
+                    best_p = pack_split(a, b, f)
         out_split[h] = best_p
         out_ev[h] = best
-        out_rows[h, 0] = v3[best_p >> 22]
-        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
-        out_rows[h, 2] = v5[best_p & 2047]
+        out_rows[h, 0] = v3[split_front(best_p)]
+        out_rows[h, 1] = v5[split_middle(best_p)]
+        out_rows[h, 2] = v5[split_back(best_p)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
+from solver.games.capsa.kernels.encoding import rank_of, suit_of
 
 
 @njit
@@ -28,8 +29,8 @@ def natural_kind(hand):
     rc = np.zeros(13, dtype=np.int64)
     sc = np.zeros(4, dtype=np.int64)
     for i in range(hand.shape[0]):
-        rc[hand[i] >> 2] += 1
-        sc[hand[i] & 3] += 1
+        rc[rank_of(hand[i])] += 1
+        sc[suit_of(hand[i])] += 1
     distinct = 0
     pairs = 0
     for r in range(13):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
+from solver.games.capsa.kernels.encoding import choice_front, choice_middle, pack_split, rank_of
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
@@ -64,7 +65,7 @@ def _rank_weights(hand, alpha, ks, an):
     about 7 of the 13."""
     counts = np.zeros(13, dtype=np.int64)
     for i in range(13):
-        counts[hand[i] >> 2] += 1
+        counts[rank_of(hand[i])] += 1
     nk = 0
     for k in range(13):
         if counts[k] != 1:
@@ -299,8 +300,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             sb = bv[sa, 5]
             for j in range(56):
                 q = back_splits[a, j]
-                b = q & 2047
-                f = q >> 11
+                b = choice_middle(q)
+                f = choice_front(q)
                 vb = v5[b]
                 vf = v3[f]
                 if (vb > va) | (vf > vb):
@@ -321,7 +322,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
                                    scoring, bonus, net, single, joint)
                 if ev >= thr:
-                    n = _offer(ev, a | (b << 11) | (f << 22), vf, vb, va, k, n, bev, bp, brow)
+                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:
                         thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
             if pos == 0:

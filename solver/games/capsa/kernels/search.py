@@ -25,6 +25,13 @@ import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from solver._jit import njit
+from solver.games.capsa.kernels.encoding import (
+    choice_front,
+    choice_middle,
+    pack_split,
+    rank_of,
+    suit_of,
+)
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.table import (
@@ -225,8 +232,8 @@ def _hand_counters(hand, rcw, scw):
     hand_rc = 0
     hand_sc = 0
     for i in range(13):
-        rcw[i] = 1 << (4 * (hand[i] >> 2))
-        scw[i] = 1 << (4 * (hand[i] & 3))
+        rcw[i] = 1 << (4 * rank_of(hand[i]))
+        scw[i] = 1 << (4 * suit_of(hand[i]))
         hand_rc += rcw[i]
         hand_sc += scw[i]
     return hand_rc, hand_sc
@@ -339,8 +346,8 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
             # branch-free over the 56 (middle, front) choices, then a rarely taken offer loop
             for j in range(56):
                 q = back_splits[a, j]
-                b = q & 2047
-                f = q >> 11
+                b = choice_middle(q)
+                f = choice_front(q)
                 vb = v5[b]
                 vf = v3[f]
                 if simple:
@@ -358,8 +365,8 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 ev = evs[j]
                 if ev >= thr:
                     q = back_splits[a, j]
-                    b = q & 2047
-                    f = q >> 11
+                    b = choice_middle(q)
+                    f = choice_front(q)
                     if exact_after:
                         vb = v5[b]
                         vf = v3[f]
@@ -368,7 +375,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                                                     terms[XF, vf], terms[XM, vb], xb))
                         if ev < thr:
                             continue
-                    n = _offer(ev, a | (b << 11) | (f << 22), v3[f], v5[b], va, k, n, bev, bp,
+                    n = _offer(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,
                                brow)
                     if n == k:
                         thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))

@@ -6,6 +6,13 @@ import numpy as np
 
 from solver._jit import njit
 from solver.games.capsa.kernels.bits import FAST_PEXT, pext, popcount
+from solver.games.capsa.kernels.encoding import (
+    pack_split,
+    rank_of,
+    split_back,
+    split_front,
+    split_middle,
+)
 from solver.games.capsa.kernels.evaluate import subset_strengths
 
 N_SUBSETS5 = 1287
@@ -96,7 +103,7 @@ def lone_cards(hand):
     than five such pairs (then nothing ties)."""
     counts = np.zeros(13, dtype=np.int64)
     for i in range(hand.shape[0]):
-        counts[hand[i] >> 2] += 1
+        counts[rank_of(hand[i])] += 1
     pairs = 0
     for r in range(13):
         pairs += counts[r] >> 1
@@ -104,7 +111,7 @@ def lone_cards(hand):
         return np.uint16(ALL_CARDS)
     lone = np.uint16(0)
     for i in range(hand.shape[0]):
-        if counts[hand[i] >> 2] == 1:
+        if counts[rank_of(hand[i])] == 1:
             lone |= np.uint16(1 << i)
     return lone
 
@@ -185,19 +192,19 @@ def valid_splits(v5, v3, pairs, out):
     """Write every valid ordered split as ``back | middle << 11 | front << 22``; returns count."""
     n = 0
     for p in pairs:
-        a = p & 2047
-        b = (p >> 11) & 2047
-        f = p >> 22
+        a = split_back(p)
+        b = split_middle(p)
+        f = split_front(p)
         va = v5[a]
         vb = v5[b]
         vf = v3[f]
         if va >= vb:
             if vb >= vf:
-                out[n] = a | (b << 11) | (f << 22)
+                out[n] = pack_split(a, b, f)
                 n += 1
         if vb >= va:
             if va >= vf:
-                out[n] = b | (a << 11) | (f << 22)
+                out[n] = pack_split(b, a, f)
                 n += 1
     return n
 
@@ -212,9 +219,9 @@ def best_natural_split(v5, v3, ok5, ok3, pairs, valid_only=False):
     bm = -1
     bf = -1
     for p in pairs:
-        a = p & 2047
-        b = (p >> 11) & 2047
-        f = p >> 22
+        a = split_back(p)
+        b = split_middle(p)
+        f = split_front(p)
         if ok3[f] and ok5[a] and ok5[b]:
             va = v5[a]
             vb = v5[b]
@@ -226,7 +233,7 @@ def best_natural_split(v5, v3, ok5, ok3, pairs, valid_only=False):
                 continue
             if (va > bb or (va == bb and (vb > bm or (vb == bm and vf > bf)))):
                 bb, bm, bf = va, vb, vf
-                best = a | (b << 11) | (f << 22)
+                best = pack_split(a, b, f)
     return best
 
 
@@ -284,9 +291,9 @@ def naive_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pairs,
         subset_strengths(hands[h], card_word, rank5, flush5, rank3, v5, v3)
         best_p = best_natural_split(v5, v3, ok5, ok3, pairs, True)
         out_split[h] = best_p
-        out_rows[h, 0] = v3[best_p >> 22]
-        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
-        out_rows[h, 2] = v5[best_p & 2047]
+        out_rows[h, 0] = v3[split_front(best_p)]
+        out_rows[h, 1] = v5[split_middle(best_p)]
+        out_rows[h, 2] = v5[split_back(best_p)]
 
 
 @njit

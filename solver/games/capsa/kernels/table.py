@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
+from solver.games.capsa.kernels.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR, keep_largest_royalty
 from solver.games.capsa.kernels.splits import valid_splits
@@ -181,9 +182,9 @@ def table_best_many_full(hands, card_word, rank5, flush5, rank3, comb5, comb3, p
         best_p = splits[i]
         out_split[h] = best_p
         out_ev[h] = evs[i]
-        out_rows[h, 0] = v3[best_p >> 22]
-        out_rows[h, 1] = v5[(best_p >> 11) & 2047]
-        out_rows[h, 2] = v5[best_p & 2047]
+        out_rows[h, 0] = v3[split_front(best_p)]
+        out_rows[h, 1] = v5[split_middle(best_p)]
+        out_rows[h, 2] = v5[split_back(best_p)]
 
 
 @njit
@@ -203,9 +204,9 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
     n = valid_splits(v5, v3, pairs, out_split)
     for i in range(n):
         p = out_split[i]
-        a = p & 2047
-        b = (p >> 11) & 2047
-        f = p >> 22
+        a = split_back(p)
+        b = split_middle(p)
+        f = split_front(p)
         if simple:
             ev = sf[f] + sm[b] + sb[a]
             if scoring != BASIC:
