@@ -16,10 +16,10 @@ from typing import Any
 
 # public name -> module that defines it
 _EXPORTS = {
-    "ArrangeResult": "solver.games.capsa.solve",
-    "arrange": "solver.games.capsa.solve",
-    "arrange_many": "solver.games.capsa.solve",
-    "arrange_many_columns": "solver.games.capsa.solve",
+    "ArrangeResult": "solver.games.capsa.results",
+    "arrange": "solver.games.capsa.arrange",
+    "arrange_many": "solver.batch.many",
+    "arrange_many_columns": "solver.batch.many",
     "Arrangement": "solver.games.capsa.splits",
     "valid_arrangements": "solver.games.capsa.splits",
     "score": "solver.games.capsa.referee",

@@ -42,15 +42,17 @@ def test_cluster_matches_one_process(dask_client):
 
 
 def test_killed_worker_loses_no_chunk(dask_client):
-    from solver.executors.dask import DaskExecutor, stream
-    from solver.games.capsa.solve import best_chunk
+    from solver.batch.many import best_chunk
+    from solver.batch.schedule import windowed
+    from solver.executors.dask import dask_executor
 
     hands = random_hands(6000, seed=12)
     chunks = [hands[i:i + 250].astype("uint8") for i in range(0, len(hands), 250)]
-    executor = DaskExecutor(dask_client, best_chunk, ("standard", 3, "table", 1000, 0))
+    executor = dask_executor(dask_client)
     results: dict[int, list] = {}
     killed = None
-    for index, result in stream(executor, chunks, window=len(chunks)):
+    for index, result in windowed(executor, best_chunk, chunks,
+                                  ("standard", 3, "table", 1000, 0, True), window=len(chunks)):
         assert index not in results
         results[index] = result
         if killed is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import solver.games.capsa.solve as solve_mod
+import solver.games.capsa.arrange as arrange_mod
 from solver.games.capsa import kernels as K
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels.table import scoop_chance
@@ -172,7 +172,7 @@ def test_best_split_is_the_full_search_and_arrange_agrees(removal_file, monkeypa
     _, ev_full, rows_full = table_play(hands, rules, st, prune=False)
     np.testing.assert_allclose(ev, ev_full, atol=1e-9)
     # the interactive path (arrange) plays the same per-hand tables
-    monkeypatch.setattr(solve_mod, "tables_for", lambda r, path=None: tables_for(r, removal_file))
+    monkeypatch.setattr(arrange_mod, "tables_for", lambda r, path=None: tables_for(r, removal_file))
     for h, want in zip(hands[:10], rows):
         best = arrange(h, rules, 1, top=1).best.arrangement
         assert sorted(best.cards) == sorted(int(c) for c in h)

@@ -206,12 +206,19 @@ def test_columns_equal_dicts(spec):
                                                **d} for i, d in enumerate(dicts)]
 
 
-def test_lazy_ranked_arrangements_read_like_eager_ones():
+def test_ranked_arrangements_are_values_equal_to_the_previous_path():
     hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
     res = arrange(hand, "standard", 3, top=4)
     previous = legacy.arrange_table(hand, resolve_rules("standard"), 3, 4)
     assert res.arrangements == previous.arrangements
     assert [a.rows for a in res.arrangements] == [a.rows for a in previous.arrangements]
     assert res.best.arrangement == previous.best.arrangement
-    with pytest.raises(AttributeError, match="read-only"):
-        res.best.ev = 0.0
+    assert [hash(a) for a in res.arrangements] == [hash(a) for a in previous.arrangements]
+    assert res == previous and hash(res) == hash(previous)
+    assert res == arrange(hand, "standard", 3, top=4)
+    assert res != arrange(hand, "standard", 2, top=4)
+    with pytest.raises(AttributeError, match="cannot assign"):
+        setattr(res.best, "ev", 0.0)
+    with pytest.raises(AttributeError, match="cannot assign"):
+        setattr(res, "method", "known")
+    assert not hasattr(res.best, "__dict__")  # slotted

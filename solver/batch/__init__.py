@@ -1,20 +1,28 @@
-"""``capsa batch``: many hands from a file, solved durably and resumably.
-
-``output`` (which lines are done; appending whole chunks with fsync), ``run`` (parsing lines,
-solving chunks on an executor from :mod:`solver.executors`, the run loop and its summary).
+"""Many hands solved in chunks: ``many`` (``arrange_many`` and the per-chunk tasks),
+``schedule`` (the one windowed scheduler over a ``concurrent.futures`` executor from
+:mod:`solver.executors`), ``run`` (``capsa batch``: parsing lines, the durable run and its
+summary) and ``output`` (which lines are done; appending whole chunks with fsync).
 """
 
+from solver.batch.many import (
+    DEFAULT_CHUNK,
+    arrange_many,
+    arrange_many_columns,
+    best_many,
+    best_many_columns,
+)
 from solver.batch.output import Appender, LineSet, scan_lines
 from solver.batch.run import (
-                              DEFAULT_CHUNK,
-                              BatchConfig,
-                              ChunkOutput,
-                              Summary,
-                              check_config,
-                              parse_line,
-                              run_batch,
-                              solve_lines,
+    BatchConfig,
+    ChunkOutput,
+    Summary,
+    check_config,
+    parse_line,
+    run_batch,
+    solve_lines,
 )
+from solver.batch.schedule import windowed
 
 __all__ = ["DEFAULT_CHUNK", "Appender", "BatchConfig", "ChunkOutput", "LineSet", "Summary",
-           "check_config", "parse_line", "run_batch", "scan_lines", "solve_lines"]
+           "arrange_many", "arrange_many_columns", "best_many", "best_many_columns",
+           "check_config", "parse_line", "run_batch", "scan_lines", "solve_lines", "windowed"]

@@ -55,13 +55,12 @@ def scan_lines(path: str, done: LineSet) -> tuple[int, int]:
     torn_at: int | None = None
     with open(path, "rb") as f:
         for k, raw in enumerate(f, 1):
-            m = RESULT_LINE.match(raw)
-            whole = m is not None and raw.endswith(b"}\n")
-            if whole and torn_at is None:
-                done.add(int(m.group(1)))  # type: ignore[union-attr]
+            m = RESULT_LINE.match(raw) if raw.endswith(b"}\n") else None
+            if m is not None and torn_at is None:
+                done.add(int(m.group(1)))
                 records += 1
                 good = offset + len(raw)
-            elif whole:
+            elif m is not None:
                 raise InputError(f"{path} line {torn_at} is not a batch record, but later "
                                  "lines are: the file is damaged or not from capsa batch")
             elif torn_at is None:

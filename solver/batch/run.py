@@ -41,11 +41,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import numpy as np
 
+from solver.batch.many import BATCH_METHODS, DEFAULT_CHUNK, MAX_CHUNK, best_many_columns
 from solver.batch.output import (
     Appender,
     LineSet,
@@ -57,18 +59,19 @@ from solver.batch.output import (
     sigint_deferred,
     write_record,
 )
+from solver.batch.schedule import windowed
 from solver.errors import InputError
-from solver.executors.dask import DaskExecutor, connect, require_distributed
+from solver.executors.dask import cluster_threads, connect, dask_executor, require_distributed
 from solver.executors.inline import InlineExecutor
-from solver.executors.pool import PoolExecutor
-from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.solve import MAX_SAMPLES, best_many_columns
+from solver.executors.pool import RestartingPool
+from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED
+from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.tables import tables_digest
+from solver.validation import check_choice, check_int
 from solver.warmup import warm_up
 
-DEFAULT_CHUNK = 2000
-MAX_CHUNK = 1_000_000
+MAX_WORKERS = 1024
 MAX_ERROR_CHARS = 300
 FORMATS = ("jsonl", "parquet")
 
@@ -118,7 +121,7 @@ def _short(message: str) -> str:
 
 def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
     """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
-    samples, seed) as :func:`solver.games.capsa.solve.best_many` takes them, optionally
+    samples, seed) as :func:`solver.batch.many.best_many` takes them, optionally
     followed by the output format (``jsonl``, the default, or ``parquet``: then ``results``
     is one whole Parquet file) and ``card_removal`` (default true). Pure: safe to retry."""
 
@@ -241,7 +244,7 @@ class BatchConfig:
     input: str
     output: str
     errors_file: str | None = None
-    rules: object = "standard"
+    rules: RulesSpec = "standard"
     opponents: int = 3
     method: str = "table"
     samples: int = 1000
@@ -263,21 +266,23 @@ class BatchConfig:
                 self.card_removal)
 
 
+# (option, BatchConfig field, low, high) of every whole-number option with fixed bounds
+BATCH_LIMITS = (("--opponents", "opponents", 1, MAX_OPPONENTS),
+                ("--samples", "samples", 1, MAX_SAMPLES_PER_DECISION),
+                ("--seed", "seed", 0, MAX_SEED),
+                ("--chunk-size", "chunk_size", 1, MAX_CHUNK))
+
+
 def check_config(cfg: BatchConfig) -> None:
     """Every command-line problem, before any output file is touched."""
 
-    resolve_rules(cfg.rules)  # type: ignore[arg-type]
-    if cfg.method not in ("table", "montecarlo"):
-        raise InputError(f"--method must be table or montecarlo, got {cfg.method!r}")
-    for name, value, low, high in (("--opponents", cfg.opponents, 1, 3),
-                                   ("--samples", cfg.samples, 1, MAX_SAMPLES),
-                                   ("--seed", cfg.seed, 0, 2**63 - 1),
-                                   ("--chunk-size", cfg.chunk_size, 1, MAX_CHUNK),
-                                   ("--workers", 1 if cfg.workers is None else cfg.workers, 1, 1024)):
-        if not low <= value <= high:
-            raise InputError(f"{name} must be between {low} and {high}, got {value}")
-    if cfg.format not in FORMATS:
-        raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {cfg.format!r}")
+    resolve_rules(cfg.rules)
+    check_choice("--method", cfg.method, BATCH_METHODS)
+    for name, value, low, high in BATCH_LIMITS:
+        check_int(name, getattr(cfg, value), low, high)
+    if cfg.workers is not None:
+        check_int("--workers", cfg.workers, 1, MAX_WORKERS)
+    check_choice("--format", cfg.format, FORMATS)
     if cfg.format == "parquet":
         try:
             import pyarrow.parquet  # noqa: F401
@@ -318,7 +323,7 @@ def run_record(cfg: BatchConfig) -> dict:
     card-removal switch, the strategy tables (their content hash) and, for ``montecarlo``,
     the samples and the seed. Recorded with the output, so that a rerun with other options
     cannot add answers of another kind to it."""
-    record = {"rules": resolve_rules(cfg.rules).to_dict(),  # type: ignore[arg-type]
+    record = {"rules": resolve_rules(cfg.rules).to_dict(),
               "opponents": cfg.opponents, "method": cfg.method,
               "card_removal": cfg.card_removal, "tables": tables_digest()}
     if cfg.method == "montecarlo":
@@ -341,8 +346,18 @@ def _errors_path(cfg: BatchConfig) -> str:
     return cfg.errors_file or cfg.output + ".errors.jsonl"
 
 
-def _make_executor(cfg: BatchConfig) -> tuple[Any, str, Callable[[], None]]:
-    """(executor, backend name, cleanup)."""
+@dataclass
+class _Backend:
+    """Where a run's chunks go: the executor, its name for the summary, how many chunks it
+    runs at once, and how to let it go."""
+
+    executor: Executor
+    name: str
+    workers: int
+    close: Callable[[], None]
+
+
+def _make_executor(cfg: BatchConfig) -> _Backend:
     if cfg.scheduler or cfg.cluster:
         client, cluster = connect(cfg.scheduler, cfg.workers or 2)
 
@@ -352,17 +367,26 @@ def _make_executor(cfg: BatchConfig) -> tuple[Any, str, Callable[[], None]]:
                 cluster.close()
 
         try:
-            ex = DaskExecutor(client, solve_lines, cfg.args)
+            dask = dask_executor(client)
             name = f"dask {cfg.scheduler}" if cfg.scheduler else "dask local cluster"
+            workers = cluster_threads(client)
         except BaseException:
             cleanup()
             raise
-        return ex, name, cleanup
+
+        def close() -> None:
+            dask.shutdown(wait=False)  # cancels what is still pending
+            cleanup()
+
+        return _Backend(dask, name, workers, close)
     workers = cfg.workers or os.cpu_count() or 1
     if workers == 1:
         warm_up()
-        return InlineExecutor(solve_lines, cfg.args), "in process", lambda: None
-    return PoolExecutor(solve_lines, cfg.args, workers), "local processes", lambda: None
+        inline = InlineExecutor()
+        return _Backend(inline, "in process", 1, inline.shutdown)
+    pool = RestartingPool(workers)
+    return _Backend(pool, "local processes", workers,
+                    lambda: pool.shutdown(wait=False, cancel_futures=True))
 
 
 def run_batch(cfg: BatchConfig) -> Summary:
@@ -389,11 +413,12 @@ def run_batch(cfg: BatchConfig) -> Summary:
     if cfg.progress and cfg.input != "-":
         total = _count_todo(cfg.input, done)
 
-    executor, backend, cleanup = _make_executor(cfg)
-    summary = Summary(output=cfg.output, errors_file=err_path, backend=backend,
-                      workers=getattr(executor, "workers", 1))
+    backend = _make_executor(cfg)
+    summary = Summary(output=cfg.output, errors_file=err_path, backend=backend.name,
+                      workers=backend.workers)
     counts = InputCounts()
-    out = errs = None
+    out: Appender | PartWriter | None = None
+    errs: Appender | None = None
     bar = None
     solve_start = time.perf_counter()
     try:
@@ -412,63 +437,37 @@ def run_batch(cfg: BatchConfig) -> Summary:
         stream = open(cfg.input, "rb") if cfg.input != "-" else sys.stdin.buffer
         try:
             chunks = _chunks(_input_lines(stream, done, counts), cfg.chunk_size)
-            window = max(2, 3 * summary.workers) if not cfg.ordered else 4 * summary.workers + 2
-            pending: set[int] = set()
-            buffered: dict[int, ChunkOutput] = {}
-            next_index = 0  # next chunk to submit
-            next_write = 0  # next chunk to write, in --ordered mode
-            exhausted = False
+            window = (4 * summary.workers + 2 if cfg.ordered else max(2, 3 * summary.workers))
             written = 0
-            while True:
-                while not exhausted and len(pending) + len(buffered) < window:
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        exhausted = True
-                        break
-                    executor.submit(next_index, chunk)
-                    pending.add(next_index)
-                    next_index += 1
-                if not pending:
-                    break
-                index, result = executor.next_done()
-                pending.discard(index)
-                ready: list[ChunkOutput] = []
-                if cfg.ordered:
-                    buffered[index] = result
-                    while next_write in buffered:
-                        ready.append(buffered.pop(next_write))
-                        next_write += 1
-                else:
-                    ready.append(result)
-                for res in ready:
-                    with sigint_deferred():  # a chunk is written and counted, or not at all
-                        if res.errors:
-                            if errs is None:
-                                errs = Appender(err_path)
-                            errs.append(res.errors)
-                        if res.results:
-                            out.append(res.results)
-                        summary.solved += res.solved
-                        summary.errors += res.failed
-                    written += 1
-                    if bar is not None:
-                        bar.update(res.solved + res.failed)
-                    if cfg.on_chunk is not None:
-                        cfg.on_chunk(written)
+            for _, res in windowed(backend.executor, solve_lines, chunks, cfg.args, window,
+                                   cfg.ordered):
+                with sigint_deferred():  # a chunk is written and counted, or not at all
+                    if res.errors:
+                        if errs is None:
+                            errs = Appender(err_path)
+                        errs.append(res.errors)
+                    if res.results:
+                        out.append(res.results)
+                    summary.solved += res.solved
+                    summary.errors += res.failed
+                written += 1
+                if bar is not None:
+                    bar.update(res.solved + res.failed)
+                if cfg.on_chunk is not None:
+                    cfg.on_chunk(written)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
-        executor.close()
+        backend.close()
         if bar is not None:
             bar.close()
         for f in (out, errs):
             if f is not None:
                 f.close()
-        cleanup()
-    summary.pool_restarts = getattr(executor, "restarts", 0)
+    summary.pool_restarts = getattr(backend.executor, "restarts", 0)
     summary.skipped = counts.skipped
     summary.blank_or_comment = counts.blank
     summary.input_lines = counts.lines

@@ -1,6 +1,7 @@
 """Batch solving on a Dask distributed cluster.
 
-Each chunk of hands is one task. Tasks are pure (a chunk in, its results out, nothing written
+Each chunk of hands is one task, submitted through the client's ``concurrent.futures``
+executor (:func:`dask_executor`). Tasks are pure (a chunk in, its results out, nothing written
 anywhere), so when a worker dies the scheduler can run the chunks it held again elsewhere and
 retries are safe. The numba kernels are compiled (or loaded from the cache) once per worker
 by a :class:`WarmUp` worker plugin, which also runs on workers that join or restart later.
@@ -9,16 +10,14 @@ Dask is an optional dependency (the ``batch`` extra) and is imported only here, 
 
 >>> from distributed import Client, LocalCluster          # doctest: +SKIP
 >>> client = Client(LocalCluster(n_workers=2, threads_per_worker=1))  # doctest: +SKIP
->>> solver.games.capsa.solve.arrange_many(hands, client=client)      # doctest: +SKIP
+>>> solver.arrange_many(hands, client=client)      # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from typing import Any
-
-import numpy as np
 
 from solver.errors import InputError
 from solver.warmup import warm_up
@@ -78,80 +77,17 @@ def connect(scheduler: str | None = None, local_workers: int = 2) -> tuple[Any, 
     return distributed.Client(cluster), cluster
 
 
-class DaskExecutor:
-    """Runs ``fn(item, args)`` for submitted items on a cluster; hands back results as
-    they finish. Keys are derived from the item and the arguments (a resubmitted chunk
-    is the same task) plus its index (two equal chunks stay two tasks)."""
-
-    def __init__(self, client: Any, fn: Callable[[Any, tuple], Any], args: tuple):
-        distributed = require_distributed()
-        from dask.base import tokenize
-
-        self._client = client
-        self._fn = fn
-        self._args = args
-        self._token = tokenize(fn.__module__, fn.__qualname__, args)
-        self._tokenize = tokenize
-        self._futures: dict[Any, int] = {}
-        self._done = distributed.as_completed()
-        warm_up_workers(client)
-
-    @property
-    def workers(self) -> int:
-        """Threads across the cluster now (at least 1)."""
-        return max(1, sum(self._client.nthreads().values()))
-
-    def submit(self, index: int, item: Any) -> None:
-        key = f"capsa-chunk-{self._token}-{index}-{self._tokenize(item)}"
-        fut = self._client.submit(self._fn, item, self._args, key=key, pure=True,
-                                  retries=TASK_RETRIES)
-        self._futures[fut] = index
-        self._done.add(fut)
-
-    def next_done(self) -> tuple[int, Any]:
-        """(index, result) of a finished task; blocks. Raises the task's error if it failed
-        for good (e.g. it killed workers more often than the scheduler allows)."""
-        fut = next(self._done)
-        index = self._futures.pop(fut)
-        return index, fut.result()
-
-    def close(self) -> None:
-        """Cancel what is still pending."""
-        if self._futures:
-            self._client.cancel(list(self._futures))
-        self._futures.clear()
-        self._done.clear()
+def dask_executor(client: Any) -> Executor:
+    """The cluster of ``client`` as a :class:`concurrent.futures.Executor`
+    (``Client.get_executor``), its workers warmed by the plugin. Calls are pure (an equal
+    call is one task: the same chunk resubmitted is not solved twice) and retried
+    :data:`TASK_RETRIES` times when they raise. ``shutdown(wait=False)`` cancels what it
+    still holds."""
+    warm_up_workers(client)
+    executor: Executor = client.get_executor(pure=True, retries=TASK_RETRIES)
+    return executor
 
 
-def stream(executor: DaskExecutor | Any, items: Sequence[Any], window: int | None = None
-           ) -> Iterator[tuple[int, Any]]:
-    """(index, result) for each item as its task finishes, at most ``window`` in flight."""
-    window = window or len(items) or 1
-    pending = 0
-    nxt = 0
-    try:
-        while nxt < len(items) or pending:
-            while nxt < len(items) and pending < window:
-                executor.submit(nxt, items[nxt])
-                nxt += 1
-                pending += 1
-            index, result = executor.next_done()
-            pending -= 1
-            yield index, result
-    finally:
-        executor.close()
-
-
-def map_chunks(client: Any, fn: Callable[[Any, tuple], Any], chunks: Sequence[np.ndarray],
-               args: tuple) -> list[Any]:
-    """``fn(chunk, args)`` for each chunk on the cluster, in chunk order.
-
-    Chunks travel as one byte per card (``fn`` gets them as uint8); a chunk lost with a dying
-    worker is solved again.
-    """
-    executor = DaskExecutor(client, fn, tuple(args))
-    small = [np.asarray(c).astype(np.uint8) for c in chunks]
-    out: list[Any] = [None] * len(small)
-    for index, result in stream(executor, small, window=max(4, 4 * executor.workers)):
-        out[index] = result
-    return out
+def cluster_threads(client: Any) -> int:
+    """Threads across the cluster now (at least 1): how much it runs at once."""
+    return max(1, sum(client.nthreads().values()))

@@ -1,34 +1,39 @@
-"""The executor protocol of batch runs, and the in-process executor."""
+"""The in-process executor: each call runs when it is submitted, so a run without worker
+processes goes through the same scheduler as one with them.
+
+>>> with InlineExecutor() as ex:
+...     ex.submit(pow, 2, 10).result()
+1024
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from concurrent.futures import Executor, Future
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
-class Executor(Protocol):
-    workers: int
-
-    def submit(self, index: int, item: Any) -> None: ...
-    def next_done(self) -> tuple[int, Any]: ...
-    def close(self) -> None: ...
-
-
-class InlineExecutor:
-    """Solves in this process, one chunk at a time."""
+class InlineExecutor(Executor):
+    """Runs each submitted call at once, in this process; its future is done on return. A
+    call's exception is kept in its future; Ctrl-C (not an ``Exception``) goes up at once."""
 
     workers = 1
 
-    def __init__(self, fn: Callable[[Any, tuple], Any], args: tuple):
-        self._fn, self._args = fn, args
-        self._queue: list[tuple[int, Any]] = []
+    def __init__(self) -> None:
+        self._shutdown = False
 
-    def submit(self, index: int, item: Any) -> None:
-        self._queue.append((index, item))
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new futures after shutdown")
+        fut: Future[T] = Future()
+        fut.set_running_or_notify_cancel()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            fut.set_exception(exc)
+        return fut
 
-    def next_done(self) -> tuple[int, Any]:
-        index, item = self._queue.pop(0)
-        return index, self._fn(item, self._args)
-
-    def close(self) -> None:
-        self._queue.clear()
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._shutdown = True

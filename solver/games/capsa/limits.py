@@ -1,16 +1,19 @@
 """Capsa Susun's size limits, one source for the solver, the CLI and the HTTP schema.
 
-``MAX_SAMPLES`` bounds Monte Carlo anywhere (Python, CLI, batch runs, strategy matches). One
-HTTP request gets less (``MAX_SAMPLES_PER_REQUEST``): a request at the cap under the
-most expensive rules already takes seconds, and a service answers many clients at once.
+Samples are bounded at three scopes, each with its own name: one Monte Carlo decision
+anywhere (``MAX_SAMPLES_PER_DECISION``: Python, CLI, batch runs, strategy matches), one HTTP
+request (``MAX_SAMPLES_PER_REQUEST``: a request at the cap under the most expensive rules
+already takes seconds, and a service answers many clients at once), and the hands x samples
+of one Monte Carlo batch request (``MAX_BATCH_SAMPLES``).
 """
 
 from __future__ import annotations
 
-MAX_SAMPLES = 20_000
+MAX_SAMPLES_PER_DECISION = 20_000
+MAX_SAMPLES = MAX_SAMPLES_PER_DECISION  # the name its importers know
 MAX_SAMPLES_PER_REQUEST = 5_000
 MAX_BATCH_HANDS = 1_000
-MAX_BATCH_SAMPLES = MAX_SAMPLES  # hands x samples in one Monte Carlo batch request
+MAX_BATCH_SAMPLES = 20_000  # hands x samples in one Monte Carlo batch request
 MAX_TOP = 100
 MAX_TOP_PER_REQUEST = 20  # arrangements listed in one HTTP answer
 MAX_OPPONENTS = 3

@@ -16,13 +16,14 @@ solver.errors.CardError: card '2c' is used twice (players 0 and 1); ...
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.cards import cards_twice
 from solver.errors import CardError, InputError
 from solver.games.capsa.naturals import Natural, compare_naturals, detect_natural
-from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 from solver.games.capsa.splits import Arrangement, parse_hand, row_strengths
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -100,8 +101,12 @@ def make_seat(player: Arrangement | Mapping[str, object], rules: Rules, index: i
             if not rules.naturals_on:
                 raise InputError(f"player {index}: a 13-card hand claims a natural, but naturals "
                                  "are off under these rules; give front, middle and back")
+            cards = player["hand"]
+            if not isinstance(cards, (str, Iterable)):  # what parse_cards says of these
+                raise CardError([f"player {index}: cards must be a string or a list, got "
+                                 f"{type(cards).__name__}"])
             try:
-                hand = parse_hand(player["hand"])  # type: ignore[arg-type]
+                hand = parse_hand(cards)
             except CardError as exc:
                 raise CardError([f"player {index}: {p}" for p in exc.problems]) from None
             natural = detect_natural(hand, rules)
@@ -137,8 +142,8 @@ def settle(a: Seat, b: Seat, rules: Rules, opponent: int = 1) -> PairResult:
             res.natural = c * (a.natural.units if c > 0 else b.natural.units)
         elif a.natural is not None:
             res.natural = a.natural.units
-        else:
-            res.natural = -b.natural.units  # type: ignore[union-attr]
+        elif b.natural is not None:
+            res.natural = -b.natural.units
         return res
     if a.foul and b.foul:
         return res
@@ -161,9 +166,9 @@ def settle(a: Seat, b: Seat, rules: Rules, opponent: int = 1) -> PairResult:
     return res
 
 
-def score(players: Sequence[Arrangement | Mapping[str, object]], rules: object = None) -> TableResult:
+def score(players: Sequence[Arrangement | Mapping[str, object]], rules: RulesSpec = None) -> TableResult:
     """Settle a table; players in input order, each with totals and a per-opponent breakdown."""
-    r = resolve_rules(rules)  # type: ignore[arg-type]
+    r = resolve_rules(rules)
     if not isinstance(players, Sequence) or isinstance(players, (str, bytes)):
         raise InputError("players must be a list")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -180,8 +185,9 @@ def score(players: Sequence[Arrangement | Mapping[str, object]], rules: object =
     return TableResult(out)
 
 
-def table_from_json(data: object) -> tuple[list, object]:
-    """(players, rules) from the table JSON shared by ``capsa score`` and ``POST /v1/capsa/score``."""
+def table_from_json(data: object) -> tuple[list, Any]:
+    """(players, rules) from the table JSON shared by ``capsa score`` and ``POST /v1/capsa/score``
+    (the rules as JSON gave them: :func:`score` checks them)."""
     if not isinstance(data, dict):
         raise InputError("the table must be a JSON object with players (and optional rules)")
     unknown = sorted(set(data) - {"players", "rules"})

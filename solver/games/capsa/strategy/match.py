@@ -11,8 +11,8 @@ Luck cancels because both strategies play the same cards:
 Every game is settled exactly as the referee settles it (:func:`solver.games.capsa.referee.settle` on
 seats from :func:`solver.games.capsa.referee.make_seat`). A hand holding a natural under the rules
 declares it, whatever the strategy. A strategy sets a hand knowing only the rules and the
-number of opponents; ``montecarlo`` seeds each hand with :func:`solver.games.capsa.solve.hand_seed`, so a
-match is deterministic for a seed, whatever the number of workers.
+number of opponents; ``montecarlo`` seeds each hand with
+:func:`solver.games.capsa.methods.montecarlo.hand_seed`, so a match is deterministic for a seed, whatever the number of workers.
 
 >>> res = duplicate_match("table", "naive", deals=50, players=2, rules="two-four", seed=1,
 ...                       workers=1)
@@ -25,23 +25,27 @@ match is deterministic for a seed, whatever the number of workers.
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import os
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from solver.errors import InputError
-from solver.executors.pool import local_pool
 from solver.games.capsa import kernels as K
-from solver.games.capsa.limits import MAX_SAMPLES
+from solver.games.capsa.arrange import arrange
+from solver.games.capsa.limits import MAX_SAMPLES_PER_DECISION
+from solver.games.capsa.methods.exact import opponent_rows
+from solver.games.capsa.methods.montecarlo import hand_seed
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import Seat, make_seat, settle
-from solver.games.capsa.rules import Rules, resolve_rules
-from solver.games.capsa.solve import _opponent_rows, arrange, hand_seed
+from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 from solver.games.capsa.splits import Arrangement, unpack_split
 from solver.games.capsa.strategy.play import deal, kernel_params, naive_play, table_play
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+from solver.validation import check_int
 
 STRATEGIES = ("naive", "table", "montecarlo")
 MAX_DEALS = 10_000_000
@@ -64,8 +68,8 @@ class Strategy:
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
             raise InputError(f"strategy must be one of {', '.join(STRATEGIES)}, got {self.name!r}")
-        if self.name == "montecarlo" and not 1 <= self.samples <= MAX_SAMPLES:
-            raise InputError(f"samples must be between 1 and {MAX_SAMPLES}, got {self.samples!r}")
+        if self.name == "montecarlo":
+            check_int("samples", self.samples, 1, MAX_SAMPLES_PER_DECISION)
         if self.tables is not None and self.name == "naive":
             raise InputError("naive plays without tables; tables go with table or montecarlo")
         if self.tables is not None and not os.path.isfile(self.tables):
@@ -99,17 +103,16 @@ class Strategy:
     def seats(self, hands: np.ndarray, rules: Rules, opponents: int, seed: int) -> list[Seat]:
         """Referee seats for each hand: a declared natural, or the strategy's arrangement."""
         hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
-        out: list[Seat | None] = [None] * len(hands)
+        naturals: dict[int, Seat] = {}
         rows = []
         for i, h in enumerate(hands):
             if rules.naturals_on and detect_natural(h, rules) is not None:
-                out[i] = make_seat({"hand": [int(c) for c in h]}, rules, i)
+                naturals[i] = make_seat({"hand": [int(c) for c in h]}, rules, i)
             else:
                 rows.append(i)
-        arrs = self.arrangements(hands[rows], rules, opponents, seed)
-        for i, arr in zip(rows, arrs):
-            out[i] = make_seat(arr, rules, i)
-        return out  # type: ignore[return-value]
+        arrs = dict(zip(rows, self.arrangements(hands[rows], rules, opponents, seed)))
+        return [naturals[i] if i in naturals else make_seat(arrs[i], rules, i)
+                for i in range(len(hands))]
 
 
 def as_strategy(s: str | Strategy, samples: int = 1000) -> Strategy:
@@ -175,30 +178,36 @@ def match_deals(n: int, players: int, seed: int) -> np.ndarray:
 
 
 def duplicate_match(a: str | Strategy, b: str | Strategy, deals: int = 1000, players: int = 2,
-                    rules: object = "standard", seed: int = 0, samples: int = 1000,
-                    workers: int | None = None, chunk: int | None = None) -> MatchResult:
+                    rules: RulesSpec = "standard", seed: int = 0, samples: int = 1000,
+                    workers: int | None = None, chunk: int | None = None,
+                    executor: Executor | None = None) -> MatchResult:
     """Play ``deals`` duplicate deals of A against B (see the module docstring).
 
-    ``workers`` processes (default: every core; 1 stays in this process) take chunks of deals;
-    the result does not depend on the number of workers or the chunk size.
+    ``workers`` processes (default: every core; 1 stays in this process) take chunks of deals,
+    or ``executor`` (any ``concurrent.futures`` executor, e.g. a warm pool) does; the result
+    does not depend on the number of workers or the chunk size.
     """
     sa, sb = as_strategy(a, samples), as_strategy(b, samples)
-    r = resolve_rules(rules)  # type: ignore[arg-type]
+    r = resolve_rules(rules)
     if players not in (2, 4):
         raise InputError(f"duplicate matches are heads-up (2) or 4 players, got {players}")
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
-        raise InputError(f"deals must be a whole number from 1 to {MAX_DEALS}, got {deals!r}")
+    deals = check_int("deals", deals, 1, MAX_DEALS)
     start = time.perf_counter()
     all_deals = match_deals(deals, players, seed)
     workers = workers or os.cpu_count() or 1
     size = chunk or max(1, min(500, math.ceil(deals / (8 * workers))))
     chunks = [all_deals[i:i + size] for i in range(0, deals, size)]
-    if workers == 1 or len(chunks) == 1:
+    n = len(chunks)
+    if executor is None and (workers == 1 or n == 1):
         parts = [deal_margins(sa, sb, c, r, seed) for c in chunks]
+    elif executor is not None:
+        parts = list(executor.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n, [seed] * n))
     else:
-        pool = local_pool(workers)
-        n = len(chunks)
-        parts = list(pool.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n, [seed] * n))
+        # forkserver where there is one: safe to start from a process that has threads
+        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context(method)) as pool:
+            parts = list(pool.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n,
+                                  [seed] * n))
     margins = np.concatenate(parts)
     mean = float(margins.mean())
     se = float(margins.std(ddof=1) / math.sqrt(deals)) if deals > 1 else float("nan")
@@ -241,7 +250,7 @@ def seat_gain(hand: np.ndarray, mine: Seat, theirs: Seat, rules: Rules, opponent
             and mine.natural is None and theirs.natural is None:
         return 0.0
     unseen = np.setdiff1d(np.arange(52), hand)
-    opp = _opponent_rows(deal(np.random.default_rng(eval_seed(seed, hand)), samples, opponents,
+    opp = opponent_rows(deal(np.random.default_rng(eval_seed(seed, hand)), samples, opponents,
                               unseen), rules, tables)
     cand = np.array([mine.strengths, theirs.strengths], dtype=np.int64)
     roy = np.array([mine.royalties, theirs.royalties], dtype=np.int64)

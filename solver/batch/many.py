@@ -1,0 +1,159 @@
+"""Many hands at once: the best arrangement and its ev of each, in chunks on local
+processes or a Dask cluster. The public ``solver.arrange_many`` and
+``solver.arrange_many_columns`` live here, with the per-chunk tasks executors run.
+
+Monte Carlo seeds are per hand (:func:`~solver.games.capsa.methods.montecarlo.hand_seed`,
+from the batch seed and the cards), so results do not depend on workers, chunking or order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
+from typing import Any, TypeVar
+
+import numpy as np
+
+from solver.batch.schedule import map_in_order
+from solver.errors import CardError
+from solver.executors.dask import cluster_threads, dask_executor
+from solver.executors.pool import RestartingPool
+from solver.games.capsa.columns import BatchColumns
+from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION
+from solver.games.capsa.methods.montecarlo import hand_seed, montecarlo_best_columns
+from solver.games.capsa.methods.table import table_best_columns
+from solver.games.capsa.rules import RulesSpec, resolve_rules
+from solver.games.capsa.splits import parse_hand
+from solver.games.capsa.work import check_batch_work
+from solver.validation import check_bool, check_choice, check_int
+
+BATCH_METHODS = ("table", "montecarlo")
+DEFAULT_CHUNK = 2000
+MAX_CHUNK = 1_000_000
+# (rules, opponents, method, samples, seed, card_removal): what one chunk is solved with
+ChunkArgs = tuple[RulesSpec, int, str, int, int, bool]
+R = TypeVar("R")
+
+
+def best_many_columns(hands: np.ndarray, rules: RulesSpec = "standard", opponents: int = 3,
+                      method: str = "table", samples: int = 1000, seed: int = 0,
+                      card_removal: bool = True) -> BatchColumns:
+    """The best arrangement and its ev for each hand of an (N, 13) array, in one process, as
+    columns. ``table`` sets the whole array in one kernel call; ``montecarlo`` solves hand by
+    hand, each on the deals of its own seed. ``card_removal`` as in ``arrange``."""
+    r = resolve_rules(rules)
+    hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
+    card_removal = check_bool("card_removal", card_removal)
+    check_choice("batch method", method, BATCH_METHODS)
+    if method == "table":
+        return table_best_columns(hands, r, opponents, card_removal)
+    return montecarlo_best_columns(hands, r, opponents, samples,
+                                   [hand_seed(seed, h) for h in hands], card_removal)
+
+
+def best_many(hands: np.ndarray, rules: RulesSpec = "standard", opponents: int = 3,
+              method: str = "table", samples: int = 1000, seed: int = 0,
+              card_removal: bool = True) -> list[dict]:
+    """:func:`best_many_columns` as one dict per hand."""
+    return best_many_columns(hands, rules, opponents, method, samples, seed,
+                             card_removal).to_dicts()
+
+
+def best_chunk(chunk: np.ndarray, args: ChunkArgs) -> list[dict]:
+    """``best_many(chunk, *args)``: the task an executor runs for one chunk."""
+    return best_many(chunk.astype(np.int64), *args)
+
+
+def best_chunk_columns(chunk: np.ndarray, args: ChunkArgs) -> BatchColumns:
+    """``best_many_columns(chunk, *args)``: the columnar task of one chunk."""
+    return best_many_columns(chunk.astype(np.int64), *args)
+
+
+def parse_many(hands: Iterable[object] | np.ndarray) -> np.ndarray:
+    """Hands as an (N, 13) array of sorted card ids; :class:`CardError` naming each bad one."""
+    if isinstance(hands, np.ndarray) and hands.ndim == 2 and hands.shape[1] == 13:
+        arr = np.sort(hands.astype(np.int64), axis=1)
+        if arr.min(initial=0) >= 0 and arr.max(initial=0) < 52 and np.all(np.diff(arr, axis=1) > 0):
+            return arr
+        raise CardError("hands must hold 13 distinct card ids from 0 to 51 per row")
+    out = []
+    for i, h in enumerate(hands):
+        if not isinstance(h, (str, Iterable)):
+            raise CardError([f"hand {i}: cards must be a string or a list, got "
+                             f"{type(h).__name__}"])
+        try:
+            out.append(parse_hand(h))
+        except CardError as exc:
+            raise CardError([f"hand {i}: {p}" for p in exc.problems]) from None
+    return np.array(out, dtype=np.int64).reshape(-1, 13)
+
+
+def map_chunks(arr: np.ndarray, task: Callable[[np.ndarray, ChunkArgs], R], args: ChunkArgs,
+               processes: int | None, chunk_size: int, client: Any) -> list[R]:
+    """``task(chunk, args)`` of every chunk, in input order: here, on the local pool or on
+    the cluster of ``client``. Chunks travel as one byte per card."""
+    chunk_size = check_int("chunk_size", chunk_size, 1, MAX_CHUNK)
+    chunks = [arr[i:i + chunk_size].astype(np.uint8) for i in range(0, len(arr), chunk_size)]
+    executor: Executor
+    if client is not None:
+        executor = dask_executor(client)
+        window = max(4, 4 * cluster_threads(client))
+    else:
+        workers = processes or os.cpu_count() or 1
+        if workers == 1 or len(chunks) <= 1:
+            return [task(c, args) for c in chunks]
+        executor = RestartingPool(workers)
+        window = len(chunks)
+    try:
+        return map_in_order(executor, task, chunks, args, window)
+    finally:
+        executor.shutdown(wait=False)
+
+
+def _batch_args(hands: Iterable[object] | np.ndarray, rules: RulesSpec, method: str,
+                card_removal: object) -> tuple[np.ndarray, bool]:
+    """The parsed hands and the checked ``card_removal``: every problem before any work."""
+    arr = parse_many(hands)
+    resolve_rules(rules)
+    check_choice("batch method", method, BATCH_METHODS)
+    return arr, check_bool("card_removal", card_removal)
+
+
+def arrange_many(hands: Iterable[object] | np.ndarray, rules: RulesSpec = "standard",
+                 opponents: int = 3, method: str = "table", samples: int = 1000,
+                 seed: int = 0, processes: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+                 client: Any = None, max_work: int | None = None,
+                 card_removal: bool = True) -> list[dict]:
+    """Best arrangement and ev for many hands (a list of hands, or an (N, 13) array of ids).
+
+    Uses every local core by default (processes, not numba threads; a dying worker's chunks
+    are redone); ``processes=1`` stays in this process; ``client`` (a
+    ``dask.distributed.Client``) sends the chunks to a cluster. Results come back in input
+    order. :func:`arrange_many_columns` gives the same as arrays. ``max_work`` bounds a Monte
+    Carlo batch's work (a :class:`WorkLimitError` before any sampling, see
+    :func:`solver.games.capsa.work.batch_work`). ``card_removal`` as in ``arrange``.
+    """
+    arr, card_removal = _batch_args(hands, rules, method, card_removal)
+    if method == "montecarlo" and max_work is not None:
+        opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
+        samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
+        check_batch_work(arr, rules, opponents, samples, max_work)
+    parts = map_chunks(arr, best_chunk, (rules, opponents, method, samples, seed, card_removal),
+                       processes, chunk_size, client)
+    return [d for part in parts for d in part]
+
+
+def arrange_many_columns(hands: Iterable[object] | np.ndarray, rules: RulesSpec = "standard",
+                         opponents: int = 3, method: str = "table", samples: int = 1000,
+                         seed: int = 0, processes: int | None = None,
+                         chunk_size: int = DEFAULT_CHUNK, client: Any = None,
+                         card_removal: bool = True) -> BatchColumns:
+    """:func:`arrange_many` as columns (:class:`BatchColumns`: NumPy arrays, ``to_arrow()``
+    for an Arrow table, ``to_dicts()`` for the dicts), without a dict per hand."""
+    arr, card_removal = _batch_args(hands, rules, method, card_removal)
+    parts = map_chunks(arr, best_chunk_columns,
+                       (rules, opponents, method, samples, seed, card_removal),
+                       processes, chunk_size, client)
+    return BatchColumns.concat(parts)

@@ -1,0 +1,94 @@
+"""The solver: a 13-card hand's arrangements ranked by expected points against the opponents.
+
+Three opponent models (``method``), one module each in :mod:`solver.games.capsa.methods`:
+``table`` (the self-play row tables; fast), ``montecarlo`` (sampled deals of the unseen
+cards, scored exactly) and ``known`` (given opponents; the exact best response).
+
+``ev`` is expected points per hand summed over all opponents. With ``known`` it is exact.
+
+>>> res = arrange("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h", opponents=1, top=1)
+>>> res.valid_arrangements
+18835
+>>> res.arrangements[0].arrangement.back != ()
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+
+from solver.errors import InputError
+from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED, MAX_TOP
+from solver.games.capsa.methods.exact import candidates, exact_result, valid_splits
+from solver.games.capsa.methods.known import known_opponents
+from solver.games.capsa.methods.montecarlo import montecarlo_arrangements
+from solver.games.capsa.methods.table import table_arrangements
+from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.results import ArrangeResult
+from solver.games.capsa.rules import RulesSpec, resolve_rules
+from solver.games.capsa.splits import parse_hand, valid_arrangements
+from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.validation import check_bool, check_choice, check_int
+
+METHODS = ("table", "montecarlo", "known")
+
+
+def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponents: int = 3,
+            method: str = "table", samples: int = 1000, seed: int | None = None, top: int = 5,
+            opponent_hands: Sequence[str | Iterable[object]] | None = None,
+            opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
+            tables: StrategyTables | None = None, max_work: int | None = None,
+            card_removal: bool = True) -> ArrangeResult:
+    """Rank the arrangements of a 13-card hand by expected points against the opponents.
+
+    ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
+    number of opponents. ``tables`` (``montecarlo`` only) are the row tables the sampled
+    opponents play with, default the shipped ones: a best response to a candidate table.
+    ``max_work`` (``montecarlo`` only) raises :class:`WorkLimitError` before any sampling
+    when :func:`~solver.games.capsa.work.montecarlo_work` is over it (the service bounds
+    every request this way). ``card_removal=False`` plays every ``table`` decision of the
+    call (the hand's own with ``table``, the sampled or given opponents' otherwise) without
+    card removal: about 2.5 times faster, and more exploitable (see the README).
+    """
+    r = resolve_rules(rules)
+    check_choice("method", method, METHODS)
+    top = check_int("top", top, 1, MAX_TOP)
+    card_removal = check_bool("card_removal", card_removal)
+    h = parse_hand(hand)
+    if method != "known":
+        opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
+        if opponent_hands is not None or opponent_arrangements is not None:
+            raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
+    st = tables if tables is not None and method == "montecarlo" else tables_for(r)
+    if not card_removal:
+        st = plain_tables(st)
+    cards = tuple(int(c) for c in h)
+    if method == "table":
+        ranked = table_arrangements(h, r, opponents, top, st)
+        return ArrangeResult(cards, valid_arrangements(h, r), detect_natural(h, r), tuple(ranked),
+                             method, opponents, r, card_removal=card_removal)
+    sp = valid_splits(h, r)
+    natural = detect_natural(h, r, (sp.v5, sp.v3))
+    if method == "montecarlo":
+        n_samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
+        used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
+        ranked, n_cand = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed, top,
+                                                 st, max_work)
+        return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked), method, opponents, r,
+                             n_samples, used_seed, n_cand, card_removal)
+    opp = known_opponents(h, r, opponent_hands, opponent_arrangements, st)
+    cand = candidates(sp, r)
+    return ArrangeResult(cards, len(sp.packed), natural, tuple(exact_result(sp, r, opp, top, cand)),
+                         method, opp[0].shape[1], r, None, None, len(cand), card_removal)
+
+
+def warm_up() -> None:
+    """Compile (or load) the solver kernels on a small hand."""
+    hand = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
+    for rules in ("standard", "two-four", "indonesia"):
+        arrange(hand, rules, opponents=1, top=2)
+        valid_arrangements(hand, rules)
+        arrange(hand, rules, opponents=1, method="montecarlo", samples=2, seed=1, top=1)
+    arrange(hand, opponents=1, method="known", top=1,
+            opponent_hands=["2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"])

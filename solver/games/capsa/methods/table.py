@@ -1,0 +1,61 @@
+"""``table``: every valid split valued with the self-play row tables (per-row win/tie chances
+against one opponent, royalties, scoop, the opponents' naturals), from one best-k search."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import numpy as np
+
+from solver.games.capsa.columns import BatchColumns
+from solver.games.capsa.lookup import KIND_NAMES
+from solver.games.capsa.referee import royalty_units
+from solver.games.capsa.results import RankedArrangement, RowInfo
+from solver.games.capsa.rules import Rules
+from solver.games.capsa.search import row_lists, search_top
+from solver.games.capsa.splits import unpack_split
+from solver.games.capsa.strategy.play import table_play
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+
+Value = TypeVar("Value", float, np.ndarray)
+
+
+def expected_points(value: Value, opponents: int, st: StrategyTables, rules: Rules) -> Value:
+    """Expected points summed over ``opponents`` of a split whose table value against one
+    opponent is ``value`` (a float, or an array of them): each opponent holds a natural with
+    chance ``p_natural`` (then it costs ``natural_units``), else the rows are played; under
+    net royalties the opponent's expected royalties count against the value."""
+    own = st.opp_royalty if rules.royalty_mode == "net" else 0.0
+    return opponents * ((1 - st.p_natural) * (value - own) - st.p_natural * st.natural_units)
+
+
+def table_arrangements(hand: np.ndarray, rules: Rules, opponents: int, top: int,
+                       st: StrategyTables) -> list[RankedArrangement]:
+    """The ``top`` best distinct row-strength triples of a parsed hand under the tables
+    ``st``, with their odds, from one best-k kernel call."""
+    best = search_top(hand[None, :], rules, st, top)
+    k = int(best.found[0])
+    kinds, roy = row_lists(rules)
+    cards = hand.tolist()
+    out = []
+    for p, v, fmb, odds in zip(best.split[0, :k].tolist(), best.ev[0, :k].tolist(),
+                               best.rows[0, :k].tolist(), best.odds[0, :k].tolist()):
+        f, m, b = fmb
+        units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
+                 else roy[0][f] + roy[1][m] + roy[2][b])
+        rows = (RowInfo("front", KIND_NAMES[kinds[f]], odds[0], odds[3]),
+                RowInfo("middle", KIND_NAMES[kinds[m]], odds[1], odds[4]),
+                RowInfo("back", KIND_NAMES[kinds[b]], odds[2], odds[5]))
+        out.append(RankedArrangement(unpack_split(cards, p),
+                                     float(expected_points(v, opponents, st, rules)), rows,
+                                     units, odds[6]))
+    return out
+
+
+def table_best_columns(hands: np.ndarray, rules: Rules, opponents: int,
+                       card_removal: bool = True) -> BatchColumns:
+    """The best split and its expected points of each sorted hand of an (N, 13) array, the
+    whole array in one kernel call."""
+    st = tables_for(rules, card_removal=card_removal)
+    split, value, _ = table_play(hands, rules, st)
+    return BatchColumns.from_splits(hands, split, expected_points(value, opponents, st, rules))
