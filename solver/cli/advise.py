@@ -28,15 +28,19 @@ def format_advice(result: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     info = get_game(args.game)
+    if info.advise is None:  # the parser offers only games with an advisor
+        raise InputError(f"{info.name} has no advisor")
     doc = read_json(args.file)
     if args.seat is not None:
-        state = info.from_json(doc)  # type: ignore[arg-type]
+        if not isinstance(doc, dict):
+            raise InputError("the hand document must be a JSON object")
+        state = info.from_json(doc)
         if not 0 <= args.seat < state.num_players:
             raise InputError(f"--seat must be 0 to {state.num_players - 1}, got {args.seat}")
         doc = state.observation(args.seat)
     if not isinstance(doc, dict):
         raise InputError("the observation must be a JSON object")
-    result = info.advise(doc, budget_ms=args.budget_ms, iterations=args.iterations,  # type: ignore[misc]
+    result = info.advise(doc, budget_ms=args.budget_ms, iterations=args.iterations,
                          seed=args.seed)
     print(json.dumps(result, ensure_ascii=False) if args.json else format_advice(result))
     return 0

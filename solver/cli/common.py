@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from solver.errors import InputError
+from solver.validation import parse_int
 
 EXIT_INPUT_ERROR = 2
 
@@ -15,7 +17,7 @@ EXIT_INPUT_ERROR = 2
 class Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as :class:`InputError` (one line, exit status 2)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise InputError(message)
 
 
@@ -52,16 +54,14 @@ def rules_argument(text: str) -> object:
 
 
 def int_arg(name: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An integer argument named ``name`` (for its error message), optionally bounded."""
+    """An integer argument named ``name`` (for its error message), optionally bounded: the
+    check of :func:`solver.validation.parse_int`, reported as argparse reports a bad type."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}, got {value}")
-        return value
+            return parse_int(name, text, low, high)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
 
     parse.__name__ = name
     return parse

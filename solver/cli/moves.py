@@ -8,12 +8,15 @@ from __future__ import annotations
 import argparse
 
 from solver.cli.common import Parser, print_json
+from solver.errors import InputError
 from solver.games import all_games
 from solver.games.base import GameInfo
 
 
 def run(args: argparse.Namespace) -> int:
     info: GameInfo = args.game_info
+    if info.moves is None:  # the parser offers only games with a moves query
+        raise InputError(f"{info.name} has no moves query")
     kwargs = {a.name: getattr(args, a.name) for a in info.moves_args}
     result = info.moves(**kwargs)
     if args.json or info.format_moves is None:
