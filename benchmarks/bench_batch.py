@@ -24,8 +24,8 @@ from pathlib import Path
 from _common import ROOT, random_hands, row
 
 from solver.batch import BatchConfig, run_batch
+from solver.batch.many import arrange_many, best_many
 from solver.cards import format_cards
-from solver.games.capsa.solve import arrange_many, best_many
 from solver.warmup import warm_up
 
 TARGET = 100_000_000

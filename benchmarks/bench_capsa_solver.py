@@ -32,11 +32,12 @@ import capsa_legacy as legacy
 import capsa_reference as ref
 # isort: on
 
+from solver.batch.many import arrange_many, arrange_many_columns
+from solver.games.capsa.arrange import arrange
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import COMB3, COMB5
 from solver.games.capsa.rules import Rules, resolve_rules
 from solver.games.capsa.search import search_best
-from solver.games.capsa.solve import arrange, arrange_many, arrange_many_columns
 from solver.games.capsa.splits import unpack_split, valid_arrangements
 from solver.games.capsa.strategy.play import deal, natural_codes, table_play
 from solver.games.capsa.strategy.tables import DATA_FILE, tables_file, tables_for, without_removal

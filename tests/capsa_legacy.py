@@ -14,6 +14,7 @@ from solver.cards import format_cards
 from solver.games.capsa import kernels as K
 from solver.games.capsa import lookup as LK
 from solver.games.capsa import solve as S
+from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernels import legacy as KL
 from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.naturals import detect_natural
@@ -67,7 +68,7 @@ def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int, st: Strateg
         chosen, seen = [], set()
         for i in idx:
             p = int(packed[i])
-            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+            key = (int(v3[split_front(p)]), int(v5[split_middle(p)]), int(v5[split_back(p)]))
             if key not in seen:
                 seen.add(key)
                 chosen.append((p, float(values[i]), key))
@@ -119,9 +120,9 @@ def _old_subsets(h: np.ndarray, wheel: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _old_unpack(hand: np.ndarray, packed: int) -> Arrangement:
-    back = tuple(int(c) for c in hand[LK.COMB5[packed & 2047]])
-    middle = tuple(int(c) for c in hand[LK.COMB5[(packed >> 11) & 2047]])
-    front = tuple(int(c) for c in hand[LK.COMB3[packed >> 22]])
+    back = tuple(int(c) for c in hand[LK.COMB5[split_back(packed)]])
+    middle = tuple(int(c) for c in hand[LK.COMB5[split_middle(packed)]])
+    front = tuple(int(c) for c in hand[LK.COMB3[split_front(packed)]])
     return Arrangement(front, middle, back)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import solver.games.capsa.arrange as arrange_mod
 from solver.games.capsa import kernels as K
+from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
@@ -124,7 +125,7 @@ def test_top_k_is_the_full_search_under_the_hands_tables(removal_file, spec):
                               bonus, net, single, ht.joint_grid, packed, values)
         best: dict[tuple, tuple] = {}
         for p, v in zip(packed[:n].tolist(), values[:n].tolist()):
-            key = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+            key = (int(v3[split_front(p)]), int(v5[split_middle(p)]), int(v5[split_back(p)]))
             best[key] = min(best.get(key, (-v, p)), (-v, p))
         want = sorted((nv, p, key) for key, (nv, p) in best.items())[:7]
         got = [(-float(ev[i, j]), int(split[i, j]), tuple(int(x) for x in rows[i, j]))

@@ -14,6 +14,7 @@ from solver.cards import format_cards
 from solver.errors import CardError, InputError
 from solver.games.capsa import kernels as K
 from solver.games.capsa import solve
+from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.lookup import SPLIT_PAIRS
 from solver.games.capsa.referee import make_seat, score, settle
 from solver.games.capsa.rules import resolve_rules
@@ -113,7 +114,7 @@ def test_table_values_match_the_plain_formula(hand, rules):
     packed, values = packed[:n], values[:n]
     for i in np.random.default_rng(0).choice(len(packed), 25):
         p = int(packed[i])
-        rows = (int(v3[p >> 22]), int(v5[(p >> 11) & 2047]), int(v5[p & 2047]))
+        rows = (int(v3[split_front(p)]), int(v5[split_middle(p)]), int(v5[split_back(p)]))
         assert values[i] == pytest.approx(_py_table_value(rows, st_, r), abs=1e-9)
     # the batch kernels (branch and bound, and full) find the same best value
     for prune in (True, False):

@@ -18,6 +18,15 @@ from solver._jit import njit
 from solver.cards import parse_cards
 from solver.errors import CardError, RulesError
 from solver.games.capsa import kernels as K
+from solver.games.capsa.encoding import (
+    pack_choice,
+    pack_split,
+    rank_of,
+    split_back,
+    split_front,
+    split_middle,
+    suit_of,
+)
 from solver.games.capsa.evaluate import subset_strengths, tables
 from solver.games.capsa.kernels.bits import pext, pext_loop
 from solver.games.capsa.kernels.splits import ALL_CARDS, lone_cards
@@ -47,7 +56,7 @@ hands = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True)
 
 def test_split_table_covers_every_ordered_split_once():
     assert N_ORDERED_SPLITS == 72072 and len(SPLIT_PAIRS) == 36036
-    a, b, f = SPLIT_PAIRS & 2047, (SPLIT_PAIRS >> 11) & 2047, SPLIT_PAIRS >> 22
+    a, b, f = split_back(SPLIT_PAIRS), split_middle(SPLIT_PAIRS), split_front(SPLIT_PAIRS)
     assert np.all(a < b) and f.max() == 285 and b.max() == 1286
     assert len(set(zip(a.tolist(), b.tolist()))) == 36036
 
@@ -275,3 +284,20 @@ def test_cpu_without_pext_counts_the_same(tmp_path):
     assert singles == [valid_arrangements(x, {"wheel": w}) for x in many
                        for w in ("lowest", "second")]
     assert batch == valid_arrangements_many(many).tolist()
+
+
+def test_packed_split_layout_is_the_documented_one():
+    """The helpers against the layout written as arithmetic (11-bit fields: back, middle,
+    front), and the subsets they name against the hand."""
+    assert pack_split(5, 7, 9) == 5 + 7 * 2048 + 9 * 2048 ** 2
+    assert pack_choice(7, 9) == 7 + 9 * 2048
+    p = np.array([pack_split(1286, 0, 285), pack_split(0, 1286, 0)])
+    assert split_back(p).tolist() == [1286, 0] and split_middle(p).tolist() == [0, 1286]
+    assert split_front(p).tolist() == [285, 0]
+    hand = np.arange(13) * 4  # 2c 3c ... Ac
+    arr = unpack_split(hand, pack_split(1286, 0, 285))
+    assert arr.back == (32, 36, 40, 44, 48)  # the last five positions: the last 5-subset
+    assert arr.middle == (0, 4, 8, 12, 16) and arr.front == (40, 44, 48)
+    # a card id is rank * 4 + suit (As is 51: ace, spades), on ints and arrays alike
+    assert (rank_of(51), suit_of(51), rank_of(0), suit_of(6)) == (12, 3, 0, 2)
+    assert rank_of(np.array([51, 4])).tolist() == [12, 1]
