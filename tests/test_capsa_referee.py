@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from solver.cards import format_cards, parse_cards
 from solver.cli import main
 from solver.errors import CardError, InputError, RulesError
+from solver.games.capsa.encoding import rank_of
 from solver.games.capsa.naturals import all_naturals, detect_natural
 from solver.games.capsa.referee import score
 from solver.games.capsa.rules import PRESETS, resolve_rules
@@ -140,7 +141,7 @@ def test_referee_matches_reference(deck, players, options, sort_some):
         cards = list(deck[13 * p:13 * p + 13])
         if sort_some and p % 2 == 0:
             # sorted by rank: back strongest, usually valid and often with royalties
-            cards = sorted(cards, key=lambda c: c // 4)
+            cards = sorted(cards, key=rank_of)
         table.append(_random_arrangement(cards))
     rules = resolve_rules(options)
     res = score(table, options).to_dict()["players"]

@@ -8,7 +8,7 @@ import pytest
 
 import solver.games.capsa.arrange as arrange_mod
 from solver.games.capsa import kernels as K
-from solver.games.capsa.encoding import split_back, split_front, split_middle
+from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
@@ -82,7 +82,7 @@ def test_hand_tables_are_the_clamped_linear_shift(removal_file):
     raw = load_raw(removal_file)["standard"]
     for seed in range(4):
         hand = np.sort(deal(np.random.default_rng(seed), 1, 1)[0, 0])
-        counts = np.bincount(hand >> 2, minlength=13)
+        counts = np.bincount(rank_of(hand), minlength=13)
         p = raw["hist"] / raw["hist"][0].sum() + st.alpha * np.tensordot(counts, raw["removal"],
                                                                           axes=1)
         pr = p * st.roy

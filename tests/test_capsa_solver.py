@@ -14,7 +14,7 @@ from solver.cards import format_cards
 from solver.errors import CardError, InputError
 from solver.games.capsa import kernels as K
 from solver.games.capsa import solve
-from solver.games.capsa.encoding import split_back, split_front, split_middle
+from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle
 from solver.games.capsa.lookup import SPLIT_PAIRS
 from solver.games.capsa.referee import make_seat, score, settle
 from solver.games.capsa.rules import resolve_rules
@@ -128,7 +128,7 @@ def _random_table(seed, players, foul_some=True):
     hand = cards[:13]
     opps = []
     for o in range(players - 1):
-        c = sorted(cards[13 * (o + 1):13 * (o + 2)].tolist(), key=lambda x: x // 4)
+        c = sorted(cards[13 * (o + 1):13 * (o + 2)].tolist(), key=rank_of)
         if foul_some and o == 1:
             c = c[::-1]  # strongest cards in front: usually a foul
         opps.append({"front": format_cards(c[:3]), "middle": format_cards(c[3:8]),

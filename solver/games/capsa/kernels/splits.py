@@ -189,7 +189,8 @@ def count_valid_many(hands, card_word, rank5, flush5, rank3, front_count, segmen
 
 @njit
 def valid_splits(v5, v3, pairs, out):
-    """Write every valid ordered split as ``back | middle << 11 | front << 22``; returns count."""
+    """Write every valid ordered split, packed (:mod:`solver.games.capsa.encoding`); returns
+    the count."""
     n = 0
     for p in pairs:
         a = split_back(p)
