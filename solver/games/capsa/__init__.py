@@ -5,8 +5,11 @@
 - ``kernels/``: every numba kernel, one module per concern.
 - ``evaluate``: row strengths and hand kinds; ``splits``: arrangements and fouls;
   ``naturals``: the 13-card naturals; ``referee``: settling a table.
-- ``solve``: ``arrange`` / ``arrange_many`` with the ``table``, ``montecarlo`` and ``known``
-  opponent models; ``strategy/``: the self-play tables, their training, duplicate matches.
+- ``arrange``: ``arrange`` over the opponent models of ``methods/`` (``table``,
+  ``montecarlo``, ``known`` and their shared exact scoring); ``results``: its answers;
+  ``work``: Monte Carlo work limits; ``encoding``: packed splits and card ids; ``solve``:
+  the old import names (many hands live in :mod:`solver.batch`).
+- ``strategy/``: the self-play tables, their training, duplicate matches.
 - ``game``: Capsa behind the game contract (a table of 2-4 seats), with bots.
 
 Importing a submodule loads numba; the package itself imports nothing.

@@ -246,8 +246,8 @@ STRENGTH_BITS = 13  # strengths are below 8,192
 def pareto_front(keys):
     """Indices of the splits no other split weakly dominates in all three row strengths, from
     ``keys`` sorted ascending: per split ``(top - back, top - middle, top - front, index)`` in
-    bit fields (see :func:`solver.games.capsa.solve._candidates`), i.e. strongest back first,
-    then middle, then front, then the earlier split. Of equal triples the earliest stays.
+    bit fields (see :func:`solver.games.capsa.methods.exact.candidates`), i.e. strongest back
+    first, then middle, then front, then the earlier split. Of equal triples the earliest stays.
 
     Every split seen before has a back at least as strong, so a split is dominated when one
     seen before has middle and front at least as strong: a Fenwick tree over the middle's
