@@ -272,6 +272,25 @@ def test_costly_request_is_stopped_at_its_deadline_and_the_pool_recovers(path, b
         assert srv.stop() == 0
 
 
+def _read_answer(s: socket.socket) -> bytes:
+    """One whole answer (headers and the Content-Length body) from a raw socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def test_proxy_bounds_bodies_and_answers_json(server):
     """Chunked bodies over the limit are 413 like sized ones; a bad chunk size is a 400."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
@@ -283,14 +302,20 @@ def test_proxy_bounds_bodies_and_answers_json(server):
                 s.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
         except OSError:
             pass
-        head = s.recv(65536)
-    assert head.startswith(b"HTTP/1.1 413"), head[:200]
-    assert b'"body_too_large"' in head or b"application/json" in head
+        answer = _read_answer(s)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"content-type: application/json" in head.lower()
+    assert json.loads(body)["error"] == {"code": "body_too_large",
+                                         "message": "request body over 1000000 bytes"}
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(b"POST /v1/capsa/arrange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                   b"\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
-        head = s.recv(65536)
-    assert head.startswith(b"HTTP/1.1 400"), head[:200]
+        answer = _read_answer(s)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), answer[:200]
+    error = json.loads(body)["error"]
+    assert error["code"] == "bad_request" and error["message"].startswith("malformed HTTP request")
 
 
 def test_proxy_refuses_trace_with_allow_and_json(server):
