@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from api.endpoint import MAX_BODY_BYTES, init_app
 from api.logs import init_access_log
@@ -22,12 +23,19 @@ from solver.games import all_games, module_name
 from solver.warmup import warm_up
 
 
+class ApiJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with keys in the order the answers build them and non-ASCII text
+    written as itself (``♠``, not an escape)."""
+
+    sort_keys = False
+    ensure_ascii = False
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; compile and warm the numba kernels unless ``WARMUP`` is False."""
     app = Flask(__name__, static_folder="static", static_url_path="/static")
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False, WARMUP=True)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json = ApiJSONProvider(app)
     if config:
         app.config.update(config)
     init_app(app)

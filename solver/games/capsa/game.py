@@ -180,7 +180,7 @@ class CapsaState(GameState):
                 raise IllegalMoveError(f"seat {p}'s hand holds no natural under these rules")
             move = CapsaMove.declare(hand, natural.kind)
         else:
-            seat = make_seat(move.arrangement, self.rules, p)  # type: ignore[arg-type]
+            seat = make_seat(move.arrangement, self.rules, p)
             if seat.foul:
                 raise IllegalMoveError("the arrangement fouls: the back must be at least the "
                                        "middle, and the middle at least the front")
@@ -256,7 +256,8 @@ def new_game(seed: int | None = None, hands: Any = None, rules: Any = None) -> C
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) \
             or not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         raise CardError(f"hands must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} hands of 13 cards")
-    parsed, problems = [], []
+    parsed: list[np.ndarray] = []
+    problems: list[str] = []
     for p, h in enumerate(hands):
         try:
             parsed.append(parse_hand(h))

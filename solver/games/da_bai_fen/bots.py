@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cards import parse_cards
+from solver.cards import Rank, is_joker, parse_cards, rank_of, suit_of
 from solver.errors import InputError
 from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump, card_points, parse_rank, parse_suit
 from solver.games.da_bai_fen.engine import (
@@ -68,8 +68,19 @@ class View:
                    tuple(tuple(parse_cards(p, allow_jokers=True)) for p in obs.get("trick", [])),
                    -1 if lead is None else int(lead))
 
+    @property
+    def fixed_trump(self) -> Trump:
+        """The trump, which every phase after the draw has."""
+        if self.trump is None:
+            raise InputError("the trump is not fixed before the draw ends")
+        return self.trump
+
 
 # ------------------------------------------------------------------ bots
+def _is_ace(card: int) -> bool:
+    return not is_joker(card) and rank_of(card) == Rank.ACE
+
+
 class RandomBot:
     """Any legal move, uniformly (groups dominate its leads: there are many of them)."""
 
@@ -111,22 +122,22 @@ class GreedyBot:
         if not self.show or not shows:
             return NO_SHOW
         hand = view.hand
-        return max(shows, key=lambda m: sum(1 for c in hand if c < 52 and c & 3 == m.cards[0] & 3))
+        return max(shows, key=lambda m: sum(1 for c in hand
+                                            if not is_joker(c) and suit_of(c) == suit_of(m.cards[0])))
 
     def _bury(self, view: View) -> Move:
-        t, hand = view.trump, view.hand
+        t, hand = view.fixed_trump, view.hand
         length = {s: sum(1 for c in hand if t.eff[c] == s) for s in range(4)}
 
         def keep(c: int) -> tuple:  # lowest is buried first: off-suit, no points, short suit
-            return (t.is_trump(c), card_points(c), c >> 2 == 12, length[t.eff[c]], t.strength[c],
-                    c)
+            return (t.is_trump(c), card_points(c), _is_ace(c), length[t.eff[c]], t.strength[c], c)
 
         return Move(Kind.BURY, (min(hand, key=keep),))
 
     def _play(self, view: View, moves: Sequence[Move]) -> Move:
-        t, hand = view.trump, view.hand
+        t, hand = view.fixed_trump, view.hand
         if not view.trick:
-            aces = [c for c in hand if not t.is_trump(c) and c >> 2 == 12]
+            aces = [c for c in hand if not t.is_trump(c) and _is_ace(c)]
             if aces:
                 return Move(Kind.PLAY, (min(aces),))
             return Move(Kind.PLAY, (min(hand, key=lambda c: (card_points(c), t.strength[c], c)),))
@@ -144,16 +155,17 @@ class GreedyBot:
         return max(moves, key=score)
 
 
-def policy_of(bot: Bot | Policy) -> Policy:
-    """The fast ``(state, rng)`` form of a bot: its own ``policy`` if it has one, else the
-    contract call on the seat's observation."""
-    fast = getattr(bot, "policy", None)
+def policy_of(bot: Bot) -> Policy:
+    """The fast ``(state, rng)`` form of a contract bot: its own ``policy`` if it has one,
+    else the contract call on the seat's observation. (A bare ``(state, rng)`` function is
+    not a bot: it would be called with the observation.)"""
+    fast: Policy | None = getattr(bot, "policy", None)
     if fast is not None:
         return fast
 
     def policy(state: DaBaiFenState, rng: random.Random) -> Move:
         seat = state.current_player
-        return bot(state.observation(seat), state.legal_moves(), rng)  # type: ignore[call-arg]
+        return bot(state.observation(seat), state.legal_moves(), rng)
 
     return policy
 
@@ -198,7 +210,7 @@ class GameRecord:
     hands: tuple[HandResult, ...]
 
 
-def self_play_hand(bots: Sequence[Bot | Policy], state: DaBaiFenState | None = None,
+def self_play_hand(bots: Sequence[Bot], state: DaBaiFenState | None = None,
                    seed: int | None = None, rules: DaBaiFenRules | Mapping | None = None,
                    rng: random.Random | None = None) -> DaBaiFenState:
     """Play one hand to the end with one bot per seat on the fast path (:func:`policy_of`);
@@ -213,7 +225,7 @@ def self_play_hand(bots: Sequence[Bot | Policy], state: DaBaiFenState | None = N
     return state
 
 
-def play_game(bots: Sequence[Bot | Policy], seed: int | None = None,
+def play_game(bots: Sequence[Bot], seed: int | None = None,
               rules: DaBaiFenRules | Mapping | None = None,
               max_hands: int | None = 10_000) -> GameRecord:
     """Play hands until a team goes past A (or ``max_hands`` hands were played)."""

@@ -249,10 +249,26 @@ class DaBaiFenState(GameState):
         if self.phase is Phase.DRAW:
             return self._to_show
         if self.phase is Phase.BURY:
-            return self.leader  # type: ignore[return-value]
+            return self.fixed_leader
         if self.phase is Phase.PLAY:
             return (self.trick_leader + len(self.trick)) % NUM_PLAYERS
         return TERMINAL
+
+    @property
+    def fixed_leader(self) -> int:
+        """The leader, known once the draw ends (and from the start after the first hand);
+        an error before, where :attr:`leader` is None."""
+        if self.leader is None:
+            raise InputError("the leader is not known before the draw ends")
+        return self.leader
+
+    @property
+    def fixed_trump(self) -> Trump:
+        """The trump, fixed when the draw ends (every later phase has it); an error before,
+        where :attr:`trump` is None."""
+        if self.trump is None:
+            raise InputError("the trump is not fixed before the draw ends")
+        return self.trump
 
     @property
     def declarers(self) -> int:
@@ -270,17 +286,18 @@ class DaBaiFenState(GameState):
                      if not is_joker(c) and rank_of(c) == self.trump_rank]
             return [NO_SHOW, *shows]
         if self.phase is Phase.BURY:
-            return [Move(Kind.BURY, (c,)) for c in self.trump.sort(self.hands[self.leader])]
+            return [Move(Kind.BURY, (c,))
+                    for c in self.fixed_trump.sort(self.hands[self.fixed_leader])]
         if self.phase is Phase.PLAY:
             return [Move(Kind.PLAY, p) for p in self.legal_plays()]
         return []
 
     def legal_plays(self) -> list[tuple[int, ...]]:
         """The card plays open to the player to act (phase PLAY)."""
-        hand = self.hands[self.current_player]
+        hand, trump = self.hands[self.current_player], self.fixed_trump
         if not self.trick:
-            return lead_plays(hand, self.trump)
-        return follow_plays(hand, self.trump.eff[self.trick[0][0]], len(self.trick[0]), self.trump)
+            return lead_plays(hand, trump)
+        return follow_plays(hand, trump.eff[self.trick[0][0]], len(self.trick[0]), trump)
 
     def apply(self, move: Move | Mapping[str, Any] | str) -> None:
         if not isinstance(move, Move):
@@ -479,25 +496,26 @@ class DaBaiFenState(GameState):
         self.buried.append(card)
         if len(self.buried) == KITTY_SIZE:
             self.phase = Phase.PLAY
-            self.trick_leader = self.leader
+            self.trick_leader = self.fixed_leader
 
     def _apply_play(self, seat: int, move: Move) -> Move:
         if move.kind is not Kind.PLAY:
             raise IllegalMoveError(f"expected a play move, got {move.kind.value}")
-        verdict = check_play(move.cards, self.hands[seat], self.trick, self.trump)
+        trump = self.fixed_trump
+        verdict = check_play(move.cards, self.hands[seat], self.trick, trump)
         if not verdict:
             raise IllegalMoveError(verdict.reason)
         hand = self.hands[seat]
         for c in move.cards:
             hand.remove(c)
-        play = tuple(self.trump.sort(move.cards))
+        play = tuple(trump.sort(move.cards))
         self.trick.append(play)
         if len(self.trick) == NUM_PLAYERS:
             self._finish_trick()
         return move if play == move.cards else Move(Kind.PLAY, play)
 
     def _finish_trick(self) -> None:
-        winner = (self.trick_leader + winner_index(self.trick, self.trump)) % NUM_PLAYERS
+        winner = (self.trick_leader + winner_index(self.trick, self.fixed_trump)) % NUM_PLAYERS
         points = sum(points_of(p) for p in self.trick)
         self.tricks.append(Trick(self.trick_leader, tuple(self.trick), winner, points))
         self.team_points[winner % 2] += points
@@ -509,12 +527,12 @@ class DaBaiFenState(GameState):
             self._score()
 
     def _score(self) -> None:
-        d = self.declarers
+        leader, d = self.fixed_leader, self.declarers
         defenders = self.team_points[1 - d] + self.kitty_bonus
         outcome = level_outcome(defenders)
-        self.result = HandResult(self.leader, d, defenders, self.team_points[d],
+        self.result = HandResult(leader, d, defenders, self.team_points[d],
                                  points_of(self.buried), self.kitty_bonus, outcome,
-                                 next_leader(self.leader, outcome))
+                                 next_leader(leader, outcome))
         self.phase = Phase.OVER
 
     def __repr__(self) -> str:

@@ -27,11 +27,17 @@ TEAM_NAMES = ("A", "B")  # team 0 (seats 0, 2) and team 1 (seats 1, 3), as the p
 
 
 class Result(Protocol):
-    """What the carry-over reads of a finished hand's result."""
+    """What the carry-over reads of a finished hand's result (read-only, so a frozen
+    :class:`~solver.games.da_bai_fen.engine.HandResult` is one)."""
 
-    declarers: int
-    outcome: Outcome
-    next_leader: int
+    @property
+    def declarers(self) -> int: ...
+
+    @property
+    def outcome(self) -> Outcome: ...
+
+    @property
+    def next_leader(self) -> int: ...
 
 
 def levels_after(levels: Sequence[int], result: Result) -> tuple[int, int]:
