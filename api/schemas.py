@@ -201,8 +201,8 @@ class CardsSpec(Checked):
                     f"each card must be a string such as 'As' or '10h', got {bad[0]!r:.40}"
                     if bad else f"expected {_count_phrase(self.low, self.high)}, got {len(value)}"))
             if len(set(value)) != len(value):
-                dup = next(t for i, t in enumerate(value) if t in value[:i])
-                raise self._fail(f"duplicate card {dup!r}")
+                # the parser's words, as for a string: each repeated card once, with its count
+                raise self._fail(self._parser_message(value) or "duplicate cards")
             return value
         raise self._fail(f"cards must be a string or a list of strings, got {type(value).__name__}")
 

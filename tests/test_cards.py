@@ -121,3 +121,14 @@ def test_http_error_body_carries_the_same_message(client):
     r = client.post("/v1/capsa/valid", json={"hand": " ".join(["Tc"] * 13)})
     assert r.status_code == 422
     assert r.get_json()["error"]["message"] == "duplicate card 'Tc' (13 times)"
+
+
+def test_http_card_list_says_the_same_as_a_card_string(client):
+    """A JSON list is refused by the schema (a 400), in the parser's words: the count too."""
+    r = client.post("/v1/capsa/valid", json={"hand": ["Tc"] * 13})
+    assert r.status_code == 400
+    assert r.get_json()["error"]["message"] == "hand: duplicate card 'Tc' (13 times)"
+    r = client.post("/v1/capsa/valid", json={"hand": ["Tc", "10c", "As", "As"] + ["Kd"] * 9})
+    assert r.status_code == 400
+    assert r.get_json()["error"]["message"] == (
+        "hand: duplicate card 'Tc'; duplicate card 'As'; duplicate card 'Kd' (9 times)")
