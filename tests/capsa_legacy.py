@@ -21,7 +21,7 @@ from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.search import hand_tables
-from solver.games.capsa.solve import ROW_NAMES, ArrangeResult, RankedArrangement, RowInfo
+from solver.games.capsa.solve import ArrangeResult, RankedArrangement
 from solver.games.capsa.splits import Arrangement, parse_hand
 from solver.games.capsa.strategy import play
 from solver.games.capsa.strategy.play import deal, kernel_params, royalties_grow
@@ -81,7 +81,7 @@ def _old_top(v5: np.ndarray, v3: np.ndarray, rules: Rules, top: int, st: Strateg
 
 def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int, float, tuple]]]:
     """The previous ``arrange(method="table")`` core (see :func:`_old_top`)."""
-    h = parse_hand(hand)  # type: ignore[arg-type]
+    h = parse_hand(hand)
     return _old_top(*_old_subsets(h, rules.wheel), rules, top,
                     hand_tables(rules, tables_for(rules), h))
 
@@ -129,7 +129,7 @@ def _old_unpack(hand: np.ndarray, packed: int) -> Arrangement:
 def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) -> ArrangeResult:
     """The previous ``arrange(method="table")``, end to end: every valid split scored, a top-k
     pass, the valid count and a result object per arrangement."""
-    h = parse_hand(hand)  # type: ignore[arg-type]
+    h = parse_hand(hand)
     v5, v3 = _old_subsets(h, rules.wheel)
     natural = detect_natural(h, rules, (v5, v3))
     st = hand_tables(rules, tables_for(rules), h)
@@ -142,20 +142,21 @@ def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) 
         pt = [st.pt[0, f], st.pt[1, m_], st.pt[2, b]]
         per_opp = (1 - st.p_natural) * (value - (st.opp_royalty if net else 0.0)) \
             - st.p_natural * st.natural_units
-        rows = tuple(RowInfo(ROW_NAMES[r], LK.KIND_NAMES[kinds[s]], float(pw[r]), float(pt[r]))
-                     for r, s in enumerate((f, m_, b)))
-        out.append(RankedArrangement(_old_unpack(h, p), float(opponents * per_opp), rows,
-                                     sum(royalty_units((f, m_, b), rules)),
-                                     float(scoop_chance(st.joint_grid, *pw))))
-    return ArrangeResult(tuple(int(c) for c in h), n, natural, out, "table", opponents, rules,
-                         candidates=n)
+        cards = tuple(int(c) for c in h)
+        _old_unpack(h, p)  # the previous path built each arrangement eagerly: keep its cost
+        out.append(RankedArrangement(
+            cards, int(p), float(opponents * per_opp),
+            tuple(LK.KIND_NAMES[kinds[s]] for s in (f, m_, b)),
+            (*(float(x) for x in pw), *(float(x) for x in pt)),
+            sum(royalty_units((f, m_, b), rules)), float(scoop_chance(st.joint_grid, *pw))))
+    return ArrangeResult(tuple(int(c) for c in h), n, natural, out, "table", opponents, rules)
 
 
 def arrange_montecarlo(hand: object, rules: Rules, opponents: int, samples: int, seed: int,
                        top: int = 1) -> ArrangeResult:
     """The previous Monte Carlo: the same deals and exact scoring, opponents set with the
     previous search, candidates from the previous filter."""
-    h = parse_hand(hand)  # type: ignore[arg-type]
+    h = parse_hand(hand)
     sp = S._valid_splits(h, rules)
     natural = detect_natural(h, rules, (sp.v5, sp.v3))
     unseen = np.setdiff1d(np.arange(52), h)
@@ -189,5 +190,5 @@ def best_many(hands: np.ndarray, rules: Rules, opponents: int = 3) -> list[dict]
 
 def count_valid(hand: object, rules: Rules) -> int:
     """The previous ``valid_arrangements``: old subset evaluation, every pair checked."""
-    v5, v3 = _old_subsets(parse_hand(hand), rules.wheel)  # type: ignore[arg-type]
+    v5, v3 = _old_subsets(parse_hand(hand), rules.wheel)
     return int(KL.count_valid(v5, v3, LK.SPLIT_PAIRS))

@@ -66,8 +66,9 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     cards = tuple(int(c) for c in h)
     if method == "table":
         ranked = table_arrangements(h, r, opponents, top, st)
-        return ArrangeResult(cards, valid_arrangements(h, r), detect_natural(h, r), tuple(ranked),
-                             method, opponents, r, card_removal=card_removal)
+        # the valid splits are counted when first read (the search never lists them)
+        return ArrangeResult(cards, None, detect_natural(h, r), tuple(ranked), method, opponents,
+                             r, card_removal=card_removal)
     sp = valid_splits(h, r)
     natural = detect_natural(h, r, (sp.v5, sp.v3))
     if method == "montecarlo":

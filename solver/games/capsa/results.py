@@ -1,24 +1,31 @@
 """What :func:`~solver.games.capsa.arrange.arrange` answers: ranked arrangements with their
 expected points and per-row odds. Immutable values: equal answers compare and hash equal.
 
->>> from solver.games.capsa.splits import Arrangement
->>> rows = (RowInfo("front", "pair", 0.5, 0.0), RowInfo("middle", "flush", 0.75, 0.0),
-...         RowInfo("back", "quads", 0.99, 0.0))
->>> a = RankedArrangement(Arrangement((0, 1, 2), (3, 4, 5, 6, 7), (8, 9, 10, 11, 12)), 1.5,
-...                       rows, 0, 0.25)
->>> a == RankedArrangement(a.arrangement, 1.5, rows, 0, 0.25), a.to_dict()["rows"][1]["win"]
-(True, 0.75)
+An arrangement holds what the search returns (the hand's cards, the packed split, the rows'
+kinds and odds); its ``arrangement`` and ``rows`` are built when read, and a ``table``
+answer counts its valid splits when first asked, so an answer costs little more than the
+search itself (most callers read the best arrangement only, or only the JSON).
+
+>>> from solver.games.capsa.encoding import pack_split
+>>> a = RankedArrangement(tuple(range(0, 52, 4)), pack_split(0, 1, 0), 1.5,
+...                       ("pair", "flush", "quads"), (0.5, 0.75, 0.99, 0.0, 0.0, 0.0), 0, 0.25)
+>>> a == RankedArrangement(a.cards, a.split, 1.5, a.kinds, a.odds, 0, 0.25)
+True
+>>> a.rows[1], a.to_dict()["rows"][1]["win"]
+(RowInfo(row='middle', kind='flush', win=0.75, tie=0.0), 0.75)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from solver.cards import format_cards
 from solver.games.capsa.naturals import Natural
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.splits import Arrangement
+from solver.games.capsa.splits import Arrangement, unpack_split, valid_arrangements
 
 ROW_NAMES = ("front", "middle", "back")
 
@@ -39,13 +46,29 @@ class RowInfo:
 
 @dataclass(frozen=True, slots=True)
 class RankedArrangement:
-    """One arrangement with its expected points and per-row odds against one opponent."""
+    """One arrangement with its expected points and per-row odds against one opponent.
 
-    arrangement: Arrangement
+    ``cards``: the hand's 13 sorted card ids; ``split``: the packed split of them
+    (:mod:`solver.games.capsa.encoding`); ``kinds``: the rows' kind names, front first;
+    ``odds``: the rows' win chances, front first, then their tie chances."""
+
+    cards: tuple[int, ...]
+    split: int
     ev: float
-    rows: tuple[RowInfo, RowInfo, RowInfo]
+    kinds: tuple[str, str, str]
+    odds: tuple[float, float, float, float, float, float]
     royalties: int
     scoop: float
+
+    @property
+    def arrangement(self) -> Arrangement:
+        return unpack_split(self.cards, self.split)
+
+    @property
+    def rows(self) -> tuple[RowInfo, RowInfo, RowInfo]:
+        k, o = self.kinds, self.odds
+        return (RowInfo("front", k[0], o[0], o[3]), RowInfo("middle", k[1], o[1], o[4]),
+                RowInfo("back", k[2], o[2], o[5]))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = self.arrangement.to_dict()
@@ -56,13 +79,15 @@ class RankedArrangement:
 
 @dataclass(frozen=True, slots=True)
 class ArrangeResult:
-    """A ranked answer, best first. ``candidates``: the splits scored (None when every valid
-    split was, as with ``table``: then it is ``valid_arrangements``); ``card_removal``:
+    """A ranked answer, best first. ``candidates``: the splits scored (every valid split
+    with ``table``: then it is ``valid_arrangements``); ``card_removal``:
     whether the table decisions used card removal; ``samples`` and ``seed`` are Monte
     Carlo's."""
 
     hand: tuple[int, ...]
-    valid_arrangements: int
+    # None until first read (a table answer's search never lists the valid splits); a
+    # function of the hand and the rules, so it takes no part in comparisons.
+    valid_count: int | None = field(compare=False)
     natural: Natural | None
     arrangements: tuple[RankedArrangement, ...]
     method: str
@@ -70,14 +95,27 @@ class ArrangeResult:
     rules: Rules
     samples: int | None = None
     seed: int | None = None
-    candidates: int | None = None
+    candidates_scored: int | None = None  # None: every valid split was scored
     card_removal: bool = True
 
     def __post_init__(self) -> None:
         # any sequence in, a tuple kept (an answer cannot change under its holder)
         object.__setattr__(self, "arrangements", tuple(self.arrangements))
-        if self.candidates is None:
-            object.__setattr__(self, "candidates", self.valid_arrangements)
+
+    @property
+    def valid_arrangements(self) -> int:
+        """How many of the 72,072 ordered splits are not fouls (counted on first read)."""
+        n = self.valid_count
+        if n is None:
+            n = valid_arrangements(np.asarray(self.hand, dtype=np.int64), self.rules)
+            object.__setattr__(self, "valid_count", n)
+        return n
+
+    @property
+    def candidates(self) -> int:
+        """How many splits were scored: every valid one unless a method filtered them."""
+        return (self.valid_arrangements if self.candidates_scored is None
+                else self.candidates_scored)
 
     @property
     def best(self) -> RankedArrangement:

@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -156,7 +156,7 @@ _GET5 = tuple(itemgetter(*(int(i) for i in c)) for c in COMB5)
 _GET3 = tuple(itemgetter(*(int(i) for i in c)) for c in COMB3)
 
 
-def unpack_split(hand: np.ndarray | list[int], packed: int) -> Arrangement:
+def unpack_split(hand: np.ndarray | Sequence[int], packed: int) -> Arrangement:
     """The arrangement of a packed split (:mod:`solver.games.capsa.encoding`; one
     precomputed getter per subset: this runs once per listed arrangement)."""
     cards = hand.tolist() if isinstance(hand, np.ndarray) else hand

@@ -19,9 +19,9 @@ from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernels.splits import INDEX_BITS, STRENGTH_BITS
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.referee import royalty_units
-from solver.games.capsa.results import ROW_NAMES, RankedArrangement, RowInfo
+from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.splits import all_valid_splits, unpack_split
+from solver.games.capsa.splits import all_valid_splits
 from solver.games.capsa.strategy.play import (
     kernel_params,
     natural_codes,
@@ -113,17 +113,17 @@ def exact_result(sp: Splits, rules: Rules, opp: OpponentRows, top: int,
     deals = rows.shape[0]
     ev = points / deals
     order = np.lexsort((sp.packed[cand], -ev))[:top]
+    cards = tuple(sp.hand.tolist())
     out = []
     for j in order:
         i = cand[j]
         denom = max(int(played[j]), 1)
-        kinds = kind_names(sp.rows[i], rules)
-        front, middle, back = (RowInfo(ROW_NAMES[r], kinds[r], float(win[j, r] / denom),
-                                       float(tie[j, r] / denom))
-                               for r in range(3))
+        k = kind_names(sp.rows[i], rules)
+        w = [float(win[j, r] / denom) for r in range(3)]
+        t = [float(tie[j, r] / denom) for r in range(3)]
         f, m, b = (int(x) for x in sp.rows[i])
-        out.append(RankedArrangement(unpack_split(sp.hand, int(sp.packed[i])), float(ev[j]),
-                                     (front, middle, back),
+        out.append(RankedArrangement(cards, int(sp.packed[i]), float(ev[j]), (k[0], k[1], k[2]),
+                                     (w[0], w[1], w[2], t[0], t[1], t[2]),
                                      sum(royalty_units((f, m, b), rules)),
                                      float(scoop[j] / denom)))
     return out

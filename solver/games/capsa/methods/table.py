@@ -10,10 +10,9 @@ import numpy as np
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.lookup import KIND_NAMES
 from solver.games.capsa.referee import royalty_units
-from solver.games.capsa.results import RankedArrangement, RowInfo
+from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.search import row_lists, search_top
-from solver.games.capsa.splits import unpack_split
 from solver.games.capsa.strategy.play import table_play
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 
@@ -36,19 +35,17 @@ def table_arrangements(hand: np.ndarray, rules: Rules, opponents: int, top: int,
     best = search_top(hand[None, :], rules, st, top)
     k = int(best.found[0])
     kinds, roy = row_lists(rules)
-    cards = hand.tolist()
+    cards = tuple(hand.tolist())
     out = []
     for p, v, fmb, odds in zip(best.split[0, :k].tolist(), best.ev[0, :k].tolist(),
                                best.rows[0, :k].tolist(), best.odds[0, :k].tolist()):
         f, m, b = fmb
         units = (sum(royalty_units((f, m, b), rules)) if rules.single_royalty
                  else roy[0][f] + roy[1][m] + roy[2][b])
-        rows = (RowInfo("front", KIND_NAMES[kinds[f]], odds[0], odds[3]),
-                RowInfo("middle", KIND_NAMES[kinds[m]], odds[1], odds[4]),
-                RowInfo("back", KIND_NAMES[kinds[b]], odds[2], odds[5]))
-        out.append(RankedArrangement(unpack_split(cards, p),
-                                     float(expected_points(v, opponents, st, rules)), rows,
-                                     units, odds[6]))
+        out.append(RankedArrangement(
+            cards, p, float(expected_points(v, opponents, st, rules)),
+            (KIND_NAMES[kinds[f]], KIND_NAMES[kinds[m]], KIND_NAMES[kinds[b]]),
+            (odds[0], odds[1], odds[2], odds[3], odds[4], odds[5]), units, odds[6]))
     return out
 
 
