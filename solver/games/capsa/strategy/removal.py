@@ -34,6 +34,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,7 @@ from solver.games.capsa.strategy.tables import (
     tables_for,
     write_arrays,
 )
-from solver.games.capsa.strategy.train import CHUNK
+from solver.games.capsa.strategy.train import CHUNK, total
 
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 
@@ -99,7 +100,7 @@ def measure(preset: str, path: str, hands: int, seed: int, workers: int
             parts = list(pool.map(_chunk, jobs))
     else:
         parts = [_chunk(j) for j in jobs]
-    hist, with_card, held, naturals = (sum(p[i] for p in parts) for i in range(4))
+    hist, with_card, held, naturals = (total([p[i] for p in parts]) for i in range(4))
     rows = np.concatenate([p[4] for p in parts])
     joint = copula_grids(rows, hist, np.random.default_rng(
         np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset), 0x10E7])))
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 arrays[f"{preset}/joint"] = raw[preset]["joint"].astype(np.float32)
         arrays[f"{preset}/hist"] = np.asarray(hist, dtype=np.int64)
         arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
-    meta = dict(raw["meta"])
+    meta: dict[str, Any] = dict(raw["meta"])
     meta["removal"] = {
         "command": (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
                     f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "

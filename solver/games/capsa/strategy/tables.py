@@ -123,13 +123,15 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
 
 def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     """Write a tables file atomically (a temporary file renamed into place)."""
+    # Any: numpy's stub reads a ** mapping as if it could hold savez's own keywords
     arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
+    named: dict[str, Any] = arrays
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
     os.close(fd)
     try:
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
+            np.savez_compressed(fh, **named)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -221,7 +223,7 @@ def _tables_for(rules: Rules, path: str) -> StrategyTables:
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
     return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
-                  raw.get("alpha", 0.0), raw.get("joint"))
+                  float(raw.get("alpha", 0.0)), raw.get("joint"))  # load_raw made it a float
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)

@@ -47,14 +47,23 @@ def _round_chunk(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     return out, np.bincount(codes, minlength=5).astype(np.int64)
 
 
+def total(parts: list[np.ndarray]) -> np.ndarray:
+    """The element-wise sum of the chunks' count arrays, added in order (as ``sum`` would)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = out + part
+    return out
+
+
 def train_preset(preset: str, hands: int, rounds: int, seed: int, workers: int,
                  log=print) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """Histograms after ``rounds`` rounds of self-play, and the change of the win tables per round.
 
     Fictitious play: each round answers the average of the table-strategy rounds so far (round
     1 answers the naive round 0), which damps the oscillation of pure best responses."""
-    hist = naturals = None
-    total_hist = total_nat = None
+    hist: np.ndarray | None = None
+    naturals: np.ndarray | None = None
+    total_hist = total_nat = np.zeros(0, dtype=np.int64)  # set by round 0
     prev_pw = None
     deltas: list[float] = []
     seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset)])
@@ -66,8 +75,8 @@ def train_preset(preset: str, hands: int, rounds: int, seed: int, workers: int,
             chunk_seeds = [int(s.generate_state(1)[0]) for s in round_seeds.spawn(len(sizes))]
             jobs = [(preset, s, n, hist, naturals) for s, n in zip(chunk_seeds, sizes)]
             results = list(pool.map(_round_chunk, jobs)) if pool else [_round_chunk(j) for j in jobs]
-            round_hist = sum(r[0] for r in results)
-            round_nat = sum(r[1] for r in results)
+            round_hist = total([r[0] for r in results])
+            round_nat = total([r[1] for r in results])
             if rnd <= 1:
                 total_hist, total_nat = round_hist, round_nat
             else:
