@@ -1,7 +1,7 @@
 """Route expensive requests to the compute pool, under the per-request deadline.
 
 ``@offload(lambda body: body.method == "montecarlo")`` under ``@json_endpoint`` makes the view
-run in a pool process (see :mod:`api.compute`) when the predicate holds and the app has a pool
+run in a pool process (see :mod:`solver.executors.pool`) when the predicate holds and the app has a pool
 (``COMPUTE_SOCKET``); otherwise, and inside a pool process, it runs in place. A job past its
 deadline is stopped and answered 503 ``deadline_exceeded``.
 
@@ -23,9 +23,9 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g
 
-from api.compute import ComputeUnavailable, DeadlineExceeded, call, in_worker
 from api.endpoint import ApiError
 from api.metrics import count_refusal, metrics
+from solver.executors.pool import ComputeUnavailable, DeadlineExceeded, call, in_worker
 
 DEFAULT_DEADLINE_S = 5.0
 DEFAULT_QUEUE = 2

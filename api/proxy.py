@@ -20,8 +20,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from api.compute import die_with_parent
 from solver.errors import InputError
+from solver.executors.pool import die_with_parent
 
 NGINX_CANDIDATES = ("/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx")
 

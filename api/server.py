@@ -11,7 +11,7 @@ Three process groups under one supervisor (this process):
   never queues work that an idle one could take. The app is built and its numba kernels warmed
   once, before any fork, so no request pays a compile. Never use numba ``parallel=True``
   here: its thread pool does not survive a fork.
-- the **compute pool** (see :mod:`api.compute`) runs expensive requests (Monte Carlo, batch)
+- the **compute pool** (see :mod:`solver.executors.pool`) runs expensive requests (Monte Carlo, batch)
   at a lower CPU priority, each under a hard deadline.
 
 ``--front none`` (``--no-proxy``) serves gunicorn directly on the port (the stack before
@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from api.compute import die_with_parent, start_pool, stop_pool, terminate
 from api.logs import LOG_FORMATS, configure_logging
 from api.metrics import MULTIPROC_ENV, mark_process_dead
 from api.proxy import (
@@ -49,6 +48,7 @@ from api.proxy import (
     write_config,
 )
 from solver.errors import InputError
+from solver.executors.pool import die_with_parent, start_pool, stop_pool, terminate
 
 FRONTS = ("auto", "nginx", "embedded", "none")
 __all__ = ["FRONTS", "LOG_FORMATS", "ProxyLimits", "ServeConfig", "gunicorn_options", "serve"]

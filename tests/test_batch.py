@@ -165,7 +165,7 @@ def test_dying_local_worker_loses_nothing(tmp_path):
 
     def kill_one(written: int) -> None:
         if not killed:
-            pid = next(iter(local_pool(2)._processes))  # type: ignore[attr-defined]
+            pid = local_pool(2).worker_pids()[0]
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 

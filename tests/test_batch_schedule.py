@@ -16,7 +16,7 @@ import pytest
 
 from solver.batch.schedule import map_in_order, windowed
 from solver.executors.inline import InlineExecutor
-from solver.executors.pool import RestartingPool, local_pool
+from solver.executors.pool import PoolExecutor, local_pool
 
 
 def _slow_square(x: int, args: float) -> int:
@@ -103,7 +103,7 @@ def test_map_in_order_on_the_local_pool_matches_one_process():
     hands = np.sort(np.random.default_rng(3).permuted(np.tile(np.arange(52), (60, 1)),
                                                         axis=1)[:, :13], axis=1)
     chunks = [hands[i:i + 15].astype(np.uint8) for i in range(0, 60, 15)]
-    pool = RestartingPool(2)
+    pool = PoolExecutor(2)
     try:
         parts = map_in_order(pool, best_chunk, chunks, ("standard", 2, "table", 100, 0, True), 4)
     finally:
@@ -117,13 +117,13 @@ def _pid_after(x: int, args: float) -> int:
     return os.getpid()
 
 
-def test_restarting_pool_redoes_calls_lost_with_a_dying_worker():
-    pool = RestartingPool(2)
+def test_the_pool_redoes_calls_lost_with_a_dying_worker():
+    pool = PoolExecutor(2)
     try:
         pool.submit(_pid_after, 0, 0.0).result(timeout=120)  # the workers are up
         futures = [pool.submit(_pid_after, i, 0.3) for i in range(6)]
         time.sleep(0.1)
-        victim = next(iter(local_pool(2)._processes))  # type: ignore[attr-defined]
+        victim = local_pool(2).worker_pids()[0]
         os.kill(victim, 9)
         pids = [f.result(timeout=120) for f in futures]
     finally:

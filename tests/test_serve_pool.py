@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api import compute
 from api.proxy import ProxyLimits, check_config, find_nginx, nginx_config, write_config
 from api.routes.capsa import MAX_WORK
 from api.server import gunicorn_options
 from solver.errors import CardError, InputError, WorkLimitError
+from solver.executors import pool as compute
 from solver.games.capsa.solve import (
     OPPONENT_SET_COST,
     _check_work,

@@ -18,7 +18,7 @@ import numpy as np
 from solver.batch.schedule import map_in_order
 from solver.errors import CardError
 from solver.executors.dask import cluster_threads, dask_executor
-from solver.executors.pool import RestartingPool
+from solver.executors.pool import PoolExecutor
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION
 from solver.games.capsa.methods.montecarlo import hand_seed, montecarlo_best_columns
@@ -104,7 +104,7 @@ def map_chunks(arr: np.ndarray, task: Callable[[np.ndarray, ChunkArgs], R], args
         workers = processes or os.cpu_count() or 1
         if workers == 1 or len(chunks) <= 1:
             return [task(c, args) for c in chunks]
-        executor = RestartingPool(workers)
+        executor = PoolExecutor(workers)
         window = len(chunks)
     try:
         return map_in_order(executor, task, chunks, args, window)

@@ -63,7 +63,7 @@ from solver.batch.schedule import windowed
 from solver.errors import InputError
 from solver.executors.dask import cluster_threads, connect, dask_executor, require_distributed
 from solver.executors.inline import InlineExecutor
-from solver.executors.pool import RestartingPool
+from solver.executors.pool import PoolExecutor
 from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
@@ -384,7 +384,7 @@ def _make_executor(cfg: BatchConfig) -> _Backend:
         warm_up()
         inline = InlineExecutor()
         return _Backend(inline, "in process", 1, inline.shutdown)
-    pool = RestartingPool(workers)
+    pool = PoolExecutor(workers)
     return _Backend(pool, "local processes", workers,
                     lambda: pool.shutdown(wait=False, cancel_futures=True))
 

@@ -1,190 +1,481 @@
-"""Local process pools whose workers load the numba kernels once (from the cache) at start,
-and an executor on them that survives a worker dying."""
+"""The project's one process pool: warm processes that take jobs from a unix socket, each
+job under an optional hard deadline. The HTTP service runs its costly requests on it, and
+``capsa batch`` / ``arrange_many`` their chunks (:class:`PoolExecutor`, a
+``concurrent.futures.Executor``).
+
+Why this design:
+
+- The pool's processes share ONE listening unix socket and each calls ``accept()`` only
+  when it is idle, so the kernel's accept queue is the shared queue and a job goes to
+  whichever process is free, whoever sent it (several gunicorn workers, or one batch).
+- A deadline is enforced by the kernel: before a job runs, its process arms
+  ``ITIMER_REAL`` for the time left with ``SIGALRM`` at its default action, which ends the
+  process. That stops a numba kernel in the middle of a call (there is no Python frame to
+  interrupt there), where a Python-level timeout could not. The supervisor then forks a
+  fresh process from its warm image (kernels compiled, no start-up cost); a process that
+  dies for any other reason is replaced the same way, and :class:`PoolExecutor` sends the
+  job it lost again.
+- A job is ``(deadline or None, target, args, kwargs)``, pickled with a 4-byte length
+  prefix; ``target`` is ``(module, name)`` or a picklable callable. The socket lives in a
+  private (0700) directory, so only this user can reach it.
+- The supervisor is forked from the caller when the caller is warm and single-threaded
+  (``capsa serve`` before gunicorn starts), else started through multiprocessing's fork
+  server, warms itself once, and forks its processes from that image (safe after threads).
+"""
 
 from __future__ import annotations
 
 import atexit
+import ctypes
+import importlib
+import logging
 import multiprocessing as mp
+import os
+import pickle
+import shutil
 import signal
+import socket
+import struct
+import sys
+import tempfile
 import threading
+import time
+import traceback
 from collections.abc import Callable
-from concurrent import futures
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from multiprocessing import forkserver
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from solver.warmup import warm_up
+from solver.errors import InputError
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-# a call whose running broke the local pool this many times fails
-MAX_POOL_RESTARTS = 4
+log = logging.getLogger("capsa.pool")
 T = TypeVar("T")
+# a call lost with a dying process this many times fails
+MAX_POOL_RESTARTS = 4
+
+_LEN = struct.Struct("!I")
+MAX_MESSAGE = 64 * 1024 * 1024
+GRACE_S = 0.5  # how long past the deadline a caller waits for the kill to be noticed
+_PR_SET_PDEATHSIG = 1
+_IN_WORKER = False
 
 
-def _init_worker() -> None:
-    # Ctrl-C belongs to the parent, which cancels the work and shuts the pool down; a worker
-    # that died of it would break the pool and lose the chunk it was solving.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm_up()
+class DeadlineExceeded(Exception):
+    """The job did not finish before its deadline (its process was stopped)."""
 
 
-def _start_forkserver() -> None:
-    """Start the fork server with Ctrl-C ignored, so that it and every worker forked from it
-    ignore it from their first instruction (a worker killed by Ctrl-C while it starts would
-    break the pool, and the parent could then hang at exit)."""
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+class ComputeUnavailable(Exception):
+    """No compute pool answers on the socket, or a process died for another reason."""
+
+
+def in_worker() -> bool:
+    """True inside a pool process: work runs here instead of being sent on."""
+    return _IN_WORKER
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to send ``sig`` to this process when its parent exits (no orphans)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: best effort
+            pass
+
+
+# ---------------------------------------------------------------- framing
+def _send(sock: socket.socket, obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    sock.sendall(_LEN.pack(len(data)) + data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), 1 << 20))
+        if not chunk:
+            raise EOFError("connection closed")
+        buf += chunk
+    return bytes(buf)
+
+
+def _recv(sock: socket.socket) -> Any:
+    (n,) = _LEN.unpack(_recv_exact(sock, _LEN.size))
+    if n > MAX_MESSAGE:
+        raise EOFError(f"message of {n} bytes is over {MAX_MESSAGE}")
+    return pickle.loads(_recv_exact(sock, n))
+
+
+# ---------------------------------------------------------------- caller side
+def call(path: str, deadline: float, module: str, name: str, *args: Any, **kwargs: Any) -> Any:
+    """Run ``module.name(*args, **kwargs)`` in the pool at ``path``; ``deadline`` is a
+    ``time.time()`` instant. Re-raises the job's :class:`InputError`; raises
+    :class:`DeadlineExceeded` or :class:`ComputeUnavailable`."""
+    return _call(path, deadline, (module, name), args, kwargs)
+
+
+def call_function(path: str, deadline: float | None, fn: Callable[..., Any], *args: Any,
+                  **kwargs: Any) -> Any:
+    """Run the picklable ``fn(*args, **kwargs)`` in the pool at ``path`` (no deadline when
+    ``deadline`` is None); the job's own exception is raised again here."""
+    return _call(path, deadline, fn, args, kwargs)
+
+
+def _call(path: str, deadline: float | None, target: Any, args: tuple,
+          kwargs: dict[str, Any]) -> Any:
+    if deadline is not None and deadline - time.time() <= 0:
+        raise DeadlineExceeded("deadline passed before the job was sent")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(None if deadline is None else deadline - time.time() + GRACE_S)
     try:
-        forkserver.ensure_running()
+        try:
+            sock.connect(path)
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            raise ComputeUnavailable(f"no compute pool at the socket ({exc.strerror})") from None
+        _send(sock, (deadline, target, args, kwargs))
+        status, value = _recv(sock)
+    except socket.timeout:
+        raise DeadlineExceeded("no answer before the deadline") from None
+    except (EOFError, ConnectionError) as exc:
+        if deadline is not None and time.time() >= deadline - 0.01:
+            raise DeadlineExceeded("the job was stopped at its deadline") from None
+        raise ComputeUnavailable(f"a compute process ended early: {exc}") from None
     finally:
-        signal.signal(signal.SIGINT, previous)
+        sock.close()
+    if status == "ok":
+        return value
+    if status in ("input_error", "raised"):
+        raise value
+    if status == "expired":
+        raise DeadlineExceeded("the job waited in the queue past its deadline")
+    raise RuntimeError(f"compute job {_describe(target)} failed: {value}")
 
 
-def local_pool(workers: int) -> ProcessPoolExecutor:
-    """A shared pool of ``workers`` processes (forkserver: safe after threads; warmed once)."""
-    pool = _POOLS.get(workers)
-    if pool is None:
-        warm_up()  # compile and write the cache before the workers load it
-        ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() \
-            else mp.get_context("spawn")
-        if ctx.get_start_method() == "forkserver":
-            _start_forkserver()
-        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
-        _POOLS[workers] = pool
-    return pool
+def _describe(target: Any) -> str:
+    if isinstance(target, tuple):
+        return ".".join(target)
+    return getattr(target, "__qualname__", repr(target))
 
 
-def discard_pool(workers: int) -> None:
-    """Forget (and shut down) the pool of ``workers`` processes, e.g. after a worker died and
-    broke it; the next :func:`local_pool` call starts a fresh one."""
-    pool = _POOLS.pop(workers, None)
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+# ---------------------------------------------------------------- pool side
+def _resolve(target: Any) -> Callable[..., Any]:
+    if not isinstance(target, tuple):
+        return target
+    module, name = target
+    fn: Any = importlib.import_module(module)
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    return fn
 
 
-@dataclass(eq=False)
-class _Job:
-    """One submitted call: the future handed out, and what it takes to run it again."""
+def _handle(conn: socket.socket) -> None:
+    conn.settimeout(10)  # the caller sends its job in one write
+    try:
+        deadline, target, args, kwargs = _recv(conn)
+    except (EOFError, OSError, pickle.UnpicklingError, ValueError, AttributeError,
+            ImportError):
+        return
+    left = None if deadline is None else deadline - time.time()
+    conn.settimeout(None)
+    if left is not None and left <= 0:
+        reply: tuple[str, Any] = ("expired", None)
+    else:
+        if left is not None:
+            signal.setitimer(signal.ITIMER_REAL, left)
+        try:
+            reply = ("ok", _resolve(target)(*args, **kwargs))
+        except InputError as exc:
+            reply = ("input_error", exc)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller, logged here
+            log.error("compute job %s failed:\n%s", _describe(target), traceback.format_exc())
+            reply = _raised(exc)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    try:
+        _send(conn, reply)
+    except (OSError, pickle.PicklingError):
+        pass
 
-    future: Future
-    fn: Callable[..., Any]
-    args: tuple
-    kwargs: dict[str, Any]
-    attempts: int = 0
-    inner: Future | None = field(default=None, repr=False)
+
+def _raised(exc: Exception) -> tuple[str, Any]:
+    """The job's own exception when it survives pickling, else its text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any exception that cannot travel is described
+        return ("error", f"{type(exc).__name__}: {exc}")
+    return ("raised", exc)
 
 
-class RestartingPool(Executor):
+def _worker_main(listener: socket.socket, niceness: int) -> None:
+    """One pool process: accept a job when idle, run it, answer, repeat."""
+    global _IN_WORKER
+    _IN_WORKER = True
+    die_with_parent()
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)  # the deadline ends this process
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the supervisor stops us
+    if niceness:
+        os.nice(niceness)
+    while True:
+        conn, _ = listener.accept()
+        try:
+            _handle(conn)
+        finally:
+            conn.close()
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise _Stop
+
+
+def run_pool(path: str, size: int, niceness: int = 10, ready_fd: int | None = None,
+             on_ready: Callable[[], None] | None = None, stop_on_sigint: bool = True) -> None:
+    """Supervise ``size`` pool processes on a unix socket at ``path`` until SIGTERM (or
+    SIGINT, unless ``stop_on_sigint`` is False: a batch's Ctrl-C belongs to its caller).
+
+    Call it in a warm process (kernels compiled): every pool process is a fork of it. A
+    process that ends (a job hit its deadline, or it died) is replaced at once. ``ready_fd``,
+    when given, gets one byte once the socket accepts and is closed; ``on_ready`` is called
+    then.
+    """
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if os.path.exists(path):
+        os.unlink(path)
+    listener.bind(path)
+    listener.listen(256)
+    children: set[int] = set()
+
+    def spawn() -> None:
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                _worker_main(listener, niceness)
+            except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
+                code = 1
+            finally:
+                os._exit(code)
+        children.add(pid)
+
+    signal.signal(signal.SIGTERM, _raise_stop)
+    signal.signal(signal.SIGINT, _raise_stop if stop_on_sigint else signal.SIG_IGN)
+    try:
+        for _ in range(size):
+            spawn()
+        if ready_fd is not None:
+            os.write(ready_fd, b"1")
+            os.close(ready_fd)
+        if on_ready is not None:
+            on_ready()
+        while True:
+            pid, status = os.wait()
+            if pid in children:
+                children.discard(pid)
+                if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM:
+                    log.warning("compute process %d stopped at a job's deadline", pid)
+                else:
+                    log.warning("compute process %d ended (status %d); replacing it", pid, status)
+                spawn()
+    except _Stop:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in children:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        listener.close()
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0) -> int:
+    """Fork a supervisor running :func:`run_pool`; return its pid once the socket accepts.
+
+    Fork it from a warm, single-threaded process (``capsa serve`` before gunicorn starts).
+    """
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        code = 0
+        try:
+            os.setpgid(0, 0)  # a terminal's Ctrl-C reaches the supervisor only: it stops us last
+            die_with_parent(signal.SIGTERM)
+            run_pool(path, size, niceness, ready_fd=w)
+        except BaseException:  # noqa: BLE001
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    import select
+
+    ready, _, _ = select.select([r], [], [], timeout)
+    ok = bool(ready) and os.read(r, 1) == b"1"
+    os.close(r)
+    if not ok:
+        stop_pool(pid)
+        raise ComputeUnavailable(f"the compute pool did not start within {timeout:g} s")
+    return pid
+
+
+def terminate(pid: int, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
+    """Send ``sig`` to a child and reap it; SIGKILL it if it is still there after ``timeout``."""
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        return
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done:
+            return
+        time.sleep(0.02)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+
+
+def stop_pool(pid: int, timeout: float = 10.0) -> None:
+    """SIGTERM the supervisor (it kills its processes) and reap it."""
+    terminate(pid, signal.SIGTERM, timeout)
+
+
+# ---------------------------------------------------------------- as an Executor
+def _supervise(path: str, size: int, niceness: int, ready: Any) -> None:
+    """The supervisor of a pool started through multiprocessing: warm once, then fork."""
+    from solver.warmup import warm_up
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the caller
+    die_with_parent(signal.SIGTERM)
+    warm_up()
+    run_pool(path, size, niceness, on_ready=ready.set, stop_on_sigint=False)
+
+
+class LocalPool:
+    """A pool of ``workers`` processes on a private socket, its supervisor started through
+    the fork server (safe whatever threads the caller runs; it warms itself once)."""
+
+    def __init__(self, workers: int, niceness: int = 0, timeout: float = 300.0):
+        from solver.warmup import warm_up
+
+        warm_up()  # compile and write the cache here first: the supervisor then loads it
+        self.workers = workers
+        self._dir = tempfile.mkdtemp(prefix="capsa-pool-")  # 0700: a private socket
+        self.path = os.path.join(self._dir, "pool.sock")
+        ctx = (mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods()
+               else mp.get_context("spawn"))
+        ready = ctx.Event()
+        # daemonic: at exit multiprocessing ends it (SIGTERM: it stops its processes) rather
+        # than waiting for it; it forks its processes itself, which a daemon may
+        self._process = ctx.Process(target=_supervise, args=(self.path, workers, niceness, ready),
+                                    daemon=True, name="capsa-pool")
+        self._process.start()
+        if not ready.wait(timeout):
+            self.close()
+            raise ComputeUnavailable(f"the process pool did not start within {timeout:g} s")
+
+    @property
+    def alive(self) -> bool:
+        return self._process.is_alive()
+
+    def worker_pids(self) -> list[int]:
+        """The pool's processes now (Linux; empty elsewhere)."""
+        pid = self._process.pid
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as fh:
+                return [int(p) for p in fh.read().split()]
+        except OSError:
+            return []
+
+    def close(self) -> None:
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(10)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+_POOLS: dict[int, LocalPool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def local_pool(workers: int) -> LocalPool:
+    """The shared pool of ``workers`` processes (started on first use, replaced if it died)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None or not pool.alive:
+            if pool is not None:
+                pool.close()
+            pool = _POOLS[workers] = LocalPool(workers)
+        return pool
+
+
+@atexit.register
+def _close_pools() -> None:
+    with _POOLS_LOCK:
+        for pool in _POOLS.values():
+            pool.close()
+        _POOLS.clear()
+
+
+class PoolExecutor(Executor):
     """The shared local pool of ``workers`` processes (:func:`local_pool`) as an executor
-    whose calls survive a worker dying: that breaks the pool, which is then replaced, and the
-    calls that were in flight are submitted again (the calls must be pure, as batch chunks
-    are). A call lost this way :data:`MAX_POOL_RESTARTS` times fails with ``RuntimeError``.
+    whose calls survive a process dying: the supervisor replaces the process, and the call
+    it lost is sent again (the calls must be pure, as batch chunks are). A call lost this way
+    :data:`MAX_POOL_RESTARTS` times fails with ``RuntimeError``; ``restarts`` counts the
+    calls sent again. ``fn`` must pickle (a module-level function, or a partial of one).
 
-    The futures it hands out are its own; the pool's are behind them. Shutting it down
-    cancels (with ``cancel_futures``) or waits for its own calls only: the pool stays, for
-    the next user. ``restarts`` counts the pools replaced."""
+    Shutting it down cancels (with ``cancel_futures``) or waits for its own calls only: the
+    pool stays, for the next user."""
 
     def __init__(self, workers: int):
         self.workers = workers
         self.restarts = 0
         self._lock = threading.Lock()
-        self._pool = local_pool(workers)
-        self._generation = 0  # which pool the current one is; a broken one is replaced once
-        self._jobs: set[_Job] = set()
-        self._shutdown = False
+        local_pool(workers)  # started here, not on the first call
+        # two calls in flight per process: the next one waits in the socket's queue
+        self._threads = ThreadPoolExecutor(max_workers=2 * workers,
+                                           thread_name_prefix="capsa-pool")
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        if self._shutdown:
-            raise RuntimeError("cannot schedule new futures after shutdown")
-        job = _Job(Future(), fn, args, kwargs)
-        with self._lock:
-            self._jobs.add(job)
-        job.future.add_done_callback(lambda _: self._forget(job))
-        self._launch(job)
-        return job.future
+        return self._threads.submit(self._run, fn, args, kwargs)
 
-    def _launch(self, job: _Job) -> None:
-        with self._lock:
+    def _run(self, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
+        for _ in range(MAX_POOL_RESTARTS):
+            pool = local_pool(self.workers)
             try:
-                inner = self._pool.submit(job.fn, *job.args, **job.kwargs)
-            except BrokenProcessPool:  # a worker died since the last submit
-                self._replace(self._generation)
-                inner = self._pool.submit(job.fn, *job.args, **job.kwargs)
-            generation = self._generation
-            job.inner = inner
-        inner.add_done_callback(lambda f: self._finished(job, generation, f))
+                return call_function(pool.path, None, fn, *args, **kwargs)
+            except ComputeUnavailable:
+                with self._lock:
+                    self.restarts += 1
+        raise RuntimeError(f"a task was lost with a dying worker {MAX_POOL_RESTARTS} times; "
+                           "giving up")
 
-    def _finished(self, job: _Job, generation: int, inner: Future) -> None:
-        """Runs in the pool's own thread: hand the outcome on, or have the call redone."""
-        if job.future.done():
-            return
-        if inner.cancelled():
-            job.future.cancel()
-            return
-        exc = inner.exception()
-        if isinstance(exc, BrokenProcessPool):
-            # replacing the pool from its own thread could deadlock on its locks
-            threading.Thread(target=self._redo, args=(job, generation), daemon=True).start()
-        elif exc is not None:
-            _settle(job.future, exc=exc)
-        else:
-            _settle(job.future, result=inner.result())
-
-    def _redo(self, job: _Job, generation: int) -> None:
-        with self._lock:
-            self._replace(generation)
-        job.attempts += 1
-        if job.attempts >= MAX_POOL_RESTARTS:
-            _settle(job.future, exc=RuntimeError(
-                f"a task was lost with a dying worker {MAX_POOL_RESTARTS} times; giving up"))
-        elif not job.future.done():
-            try:
-                self._launch(job)
-            except Exception as exc:  # e.g. a pool that cannot start
-                _settle(job.future, exc=exc)
-
-    def _replace(self, generation: int) -> None:
-        """Replace the pool of ``generation`` if it is still the current one (lock held)."""
-        if generation == self._generation:
-            self.restarts += 1
-            discard_pool(self.workers)
-            self._pool = local_pool(self.workers)
-            self._generation += 1
-
-    def _forget(self, job: _Job) -> None:
-        with self._lock:
-            self._jobs.discard(job)
-        if job.future.cancelled() and job.inner is not None:
-            job.inner.cancel()
+    def worker_pids(self) -> list[int]:
+        return local_pool(self.workers).worker_pids()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._shutdown = True
-        with self._lock:
-            jobs = list(self._jobs)
-        if cancel_futures:
-            for job in jobs:
-                job.future.cancel()
-        if wait:
-            futures.wait([job.future for job in jobs])
+        self._threads.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
-def _settle(fut: Future, result: Any = None, exc: BaseException | None = None) -> None:
-    """Set a future's outcome unless it was cancelled meanwhile."""
-    try:
-        if exc is not None:
-            fut.set_exception(exc)
-        else:
-            fut.set_result(result)
-    except futures.InvalidStateError:
-        pass
-
-
-@atexit.register
-def _shutdown() -> None:
-    for pool in _POOLS.values():
-        pool.shutdown(cancel_futures=True)
-    _POOLS.clear()
+RestartingPool = PoolExecutor  # the name batch code and scripts knew
