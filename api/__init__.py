@@ -17,7 +17,6 @@ from flask.json.provider import DefaultJSONProvider
 from api.endpoint import MAX_BODY_BYTES, init_app
 from api.logs import init_access_log
 from api.metrics import init_metrics
-from api.offload import init_offload
 from api.request_id import init_request_id
 from solver.games import all_games, module_name
 from solver.warmup import warm_up
@@ -43,7 +42,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_request_id(app)
     init_metrics(app)
     init_access_log(app)
-    init_offload(app)
     modules = ["meta"] + [module_name(info.name) for info in all_games()] + ["sessions"]
     for name in modules:
         app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)

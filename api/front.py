@@ -49,8 +49,9 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy
                         "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection"})
 _REPLACED = frozenset({"x-request-id", "server"})  # the front's own, not gunicorn's
 GRACE_S = 10.0  # how long a graceful stop waits for requests in flight
-WAITRESS_CODES = {400: "bad_request", 413: "body_too_large", 431: "headers_too_large",
-                  501: "not_implemented", 500: "internal_error"}
+# waitress's refusals that nginx's table (api.proxy.ERRORS) does not hold
+OWN_ERRORS = {500: ("internal_error", "internal error"),
+              501: ("not_implemented", "transfer encoding not implemented")}
 
 
 def error_body(status: int, message: str) -> bytes:
@@ -59,18 +60,17 @@ def error_body(status: int, message: str) -> bytes:
     >>> json.loads(error_body(413, "request body over 10 bytes"))["error"]["code"]
     'body_too_large'
     """
-    code = ERRORS.get(status, (WAITRESS_CODES.get(status, "bad_request"), ""))[0]
+    code = {**ERRORS, **OWN_ERRORS}.get(status, ERRORS[400])[0]
     return json.dumps({"error": {"code": code, "message": message}}).encode()
 
 
 def _message(status: int, waitress_body: str, limits: ProxyLimits) -> str:
-    """nginx's wording for the same refusal, with waitress's detail where it helps."""
-    if status == 413:
-        return f"request body over {limits.max_body_bytes} bytes"
-    if status == 431:
-        return "request headers too large"
+    """nginx's wording for the same refusal (one table), with waitress's detail on a 400."""
+    if status != 400:
+        text = {**ERRORS, **OWN_ERRORS}.get(status, ERRORS[400])[1]
+        return text.format(max_body_bytes=limits.max_body_bytes)
     detail = waitress_body.strip().splitlines()[0] if waitress_body.strip() else ""
-    return f"malformed HTTP request: {detail}" if detail else "malformed HTTP request"
+    return f"{ERRORS[400][1]}: {detail}" if detail else ERRORS[400][1]
 
 
 class JsonErrorTask(ErrorTask):

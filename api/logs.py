@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import sys
-import time
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
-from api.request_id import RequestIdFilter
+from api.request_id import RequestIdFilter, request_seconds
+from solver.validation import check_choice
 
 ACCESS_LOGGER = "capsa.access"
 LOG_FORMATS = ("text", "json")
@@ -66,8 +66,7 @@ class TextFormatter(logging.Formatter):
 
 
 def formatter(log_format: str) -> logging.Formatter:
-    if log_format not in LOG_FORMATS:
-        raise ValueError(f"log format must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}")
+    check_choice("log format", log_format, LOG_FORMATS)
     return JsonFormatter() if log_format == "json" else TextFormatter(TEXT_FORMAT)
 
 
@@ -93,16 +92,12 @@ def init_access_log(app: Flask) -> None:
     """Log one line per answer on ``capsa.access`` when ``ACCESS_LOG`` is set."""
     log = logging.getLogger(ACCESS_LOGGER)
 
-    @app.before_request
-    def _access_start() -> None:
-        g.access_start = time.perf_counter()
-
     @app.after_request
     def _access_line(response: Response) -> Response:
         if not app.config.get("ACCESS_LOG"):
             return response
-        start = g.get("access_start")
-        ms = round((time.perf_counter() - start) * 1000, 2) if start is not None else None
+        seconds = request_seconds()
+        ms = round(seconds * 1000, 2) if seconds is not None else None
         remote = (request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
                   or request.remote_addr or "")
         path = request.full_path.rstrip("?") if request.query_string else request.path

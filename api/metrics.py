@@ -19,11 +19,12 @@ imported here lazily, never at module import.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, g, request
+
+from api.request_id import request_seconds
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
@@ -85,23 +86,20 @@ def count_refusal(reason: str) -> None:
 
 
 class _SessionsCollector:
-    """``capsa_sessions_live``, read from the app's session store when scraped."""
-
-    def __init__(self, app: Flask):
-        self.app = app
+    """``capsa_sessions_live``, read from the app's session store when scraped (inside the
+    scrape's request)."""
 
     def collect(self) -> Any:
         from prometheus_client.core import GaugeMetricFamily
 
-        family = GaugeMetricFamily("capsa_sessions_live", "Game sessions in the store")
-        with self.app.app_context():
-            from api.routes.sessions import service
+        from api.routes.sessions import service
 
-            family.add_metric([], service().store.stats()["sessions"])
+        family = GaugeMetricFamily("capsa_sessions_live", "Game sessions in the store")
+        family.add_metric([], service().store.stats()["sessions"])
         yield family
 
 
-def exposition(app: Flask) -> tuple[bytes, str]:
+def exposition() -> tuple[bytes, str]:
     """The text a scrape gets: every worker's figures (or this process's) and the sessions."""
     from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
@@ -114,7 +112,7 @@ def exposition(app: Flask) -> tuple[bytes, str]:
         multiprocess.MultiProcessCollector(registry, path=path)
     else:
         registry.register(_Forward(local))
-    registry.register(_SessionsCollector(app))
+    registry.register(_SessionsCollector())
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 
@@ -139,7 +137,7 @@ def mark_process_dead(pid: int) -> None:
 
 @bp.get("/metrics")
 def metrics_page() -> Response:
-    body, content_type = exposition(current_app._get_current_object())  # type: ignore[attr-defined]
+    body, content_type = exposition()
     return Response(body, mimetype=None, content_type=content_type)
 
 
@@ -149,18 +147,17 @@ def init_metrics(app: Flask) -> None:
     app.register_blueprint(bp)
 
     @app.before_request
-    def _start_timer() -> None:
-        g.metrics_start = time.perf_counter()
+    def _count_in_flight() -> None:
+        g.in_flight = True
         m.in_flight.inc()
 
     @app.after_request
     def _record(response: Response) -> Response:
-        start = g.pop("metrics_start", None)
-        if start is not None:
+        if g.pop("in_flight", False):
             m.in_flight.dec()
+            seconds = request_seconds() or 0.0  # the request id's hook noted the start first
             rule = request.url_rule.rule if request.url_rule is not None else UNMATCHED
             m.requests.labels(route=rule, method=request.method,
                               status=str(response.status_code)).inc()
-            m.latency.labels(route=rule, method=request.method).observe(
-                time.perf_counter() - start)
+            m.latency.labels(route=rule, method=request.method).observe(seconds)
         return response

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, current_app, g
+from flask import current_app
 
 from api.endpoint import ApiError
 from api.metrics import count_refusal, metrics
@@ -72,10 +72,10 @@ def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callabl
             slots = _slots(queue)
             if not slots.acquire(blocking=False):
                 count_refusal("busy")
-                g.retry_after = RETRY_AFTER_S
                 raise ApiError(503, "compute_busy",
                                f"{queue} costly requests are already running or waiting in this "
-                               f"worker; retry in {RETRY_AFTER_S} s")
+                               f"worker; retry in {RETRY_AFTER_S} s",
+                               headers=[("Retry-After", str(RETRY_AFTER_S))])
             jobs = metrics().compute_jobs
             jobs.inc()
             try:
@@ -96,14 +96,3 @@ def offload(expensive: Callable[[Any], bool] | None = None) -> Callable[[Callabl
         return wrapper
 
     return decorate
-
-
-def init_offload(app: Flask) -> None:
-    """``Retry-After`` on a ``503 compute_busy`` (the refusal is at once: come back soon)."""
-
-    @app.after_request
-    def _retry_after(response: Response) -> Response:
-        wait = g.get("retry_after")
-        if wait is not None and response.status_code == 503:
-            response.headers["Retry-After"] = str(wait)
-        return response

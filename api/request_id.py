@@ -1,4 +1,5 @@
-"""A request id on every answer and every log line of that request.
+"""A request id on every answer and every log line of that request, and the time the
+request began (which the metrics and the access line read, so it is taken once).
 
 The id is the client's ``X-Request-Id`` when it sent a usable one (1-128 characters of
 letters, digits and ``._:-``, so it cannot forge log lines), else a fresh random one. The
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 
 from flask import Flask, Response, g, has_request_context, request
@@ -31,6 +33,13 @@ def request_id_from(sent: str | None) -> str:
     return uuid.uuid4().hex
 
 
+def request_seconds() -> float | None:
+    """Seconds since the request being served began (None outside a request)."""
+    if not has_request_context() or "request_start" not in g:
+        return None
+    return time.perf_counter() - g.request_start
+
+
 def current_request_id() -> str | None:
     """The id of the request being served in this thread (None outside a request)."""
     if not has_request_context():
@@ -48,10 +57,12 @@ class RequestIdFilter(logging.Filter):
 
 
 def init_request_id(app: Flask) -> None:
-    """Register the hooks that take or make the id and send it back."""
+    """Register the hooks that note the start, take or make the id, and send it back
+    (before the other hooks, which read both)."""
 
     @app.before_request
     def _take_request_id() -> None:
+        g.request_start = time.perf_counter()
         g.request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
 
     @app.after_request

@@ -48,7 +48,8 @@ from api.proxy import (
     write_config,
 )
 from solver.errors import InputError
-from solver.executors.pool import die_with_parent, start_pool, stop_pool, terminate
+from solver.executors.pool import fork_child, start_pool, stop_pool, terminate
+from solver.validation import check_choice
 
 FRONTS = ("auto", "nginx", "embedded", "none")
 __all__ = ["FRONTS", "LOG_FORMATS", "ProxyLimits", "ServeConfig", "gunicorn_options", "serve"]
@@ -197,32 +198,8 @@ def _raise_stop(signum: int, frame: Any) -> None:
     raise _Stop
 
 
-def _fork_child(run: Any) -> int:
-    """Run ``run()`` in a forked child in its own process group (a terminal's Ctrl-C reaches
-    the supervisor only, which stops the parts in order); it ends with the supervisor."""
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.setpgid(0, 0)
-            die_with_parent(signal.SIGTERM)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            run()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        except BaseException:  # noqa: BLE001 - reported, then the child ends
-            import traceback
-
-            traceback.print_exc()
-            code = 1
-        finally:
-            os._exit(code)
-    return pid
-
-
 def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
-    return _fork_child(lambda: run_server(options, lambda: app))
+    return fork_child(lambda: run_server(options, lambda: app))
 
 
 def _wait_for_path(path: Path, pid: int, timeout: float) -> None:
@@ -239,14 +216,7 @@ def _wait_for_path(path: Path, pid: int, timeout: float) -> None:
 
 def check_port_free(host: str, port: int) -> None:
     """Fail at once, in one line, when the address is taken (before any warm-up or child)."""
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host.strip("[]"), port))
-        except OSError as exc:
-            raise InputError(f"cannot listen on {bind_address(host, port)}: "
-                             f"{exc.strerror or exc}") from None
+    _listening_socket(host, port).close()
 
 
 @dataclass(frozen=True)
@@ -264,8 +234,7 @@ def choose_front(config: ServeConfig) -> Front:
     >>> choose_front(ServeConfig(front="embedded")).kind, choose_front(ServeConfig(front="none")).kind
     ('embedded', 'none')
     """
-    if config.front not in FRONTS:
-        raise InputError(f"front must be one of {', '.join(FRONTS)}, got {config.front!r}")
+    check_choice("front", config.front, FRONTS)
     if config.front == "none":
         return Front("none")
     if config.front == "nginx" or config.nginx:
@@ -299,7 +268,7 @@ def _fork_front(config: ServeConfig, app_socket: str, sock: socket.socket) -> in
 
     threads = max(16, 2 * config.workers * config.threads + 8)
     front_config = FrontConfig(config.host, config.port, app_socket, threads, config.limits)
-    return _fork_child(lambda: run_front(create_front(front_config, sock), FRONT_GRACE_S))
+    return fork_child(lambda: run_front(create_front(front_config, sock), FRONT_GRACE_S))
 
 
 def _describe(front: Front, config: ServeConfig) -> str:
@@ -314,9 +283,7 @@ def _describe(front: Front, config: ServeConfig) -> str:
 
 def serve(config: ServeConfig) -> int:
     """Run the whole stack until SIGTERM/SIGINT (exit 0) or until a part of it dies (exit 1)."""
-    if config.log_format not in LOG_FORMATS:
-        raise InputError(f"log format must be one of {', '.join(LOG_FORMATS)}, "
-                         f"got {config.log_format!r}")
+    configure_logging(config.log_format, config.log_level)  # refuses an unknown format
     front = choose_front(config)
     check_port_free(config.host, config.port)
     public: socket.socket | None = None  # the embedded front's, bound after the other forks
@@ -325,7 +292,6 @@ def serve(config: ServeConfig) -> int:
     metrics_dir = runtime / "metrics"
     metrics_dir.mkdir()
     os.environ[MULTIPROC_ENV] = str(metrics_dir)
-    configure_logging(config.log_format, config.log_level)
     children: dict[int, str] = {}
     nginx_proc = None
     old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}

@@ -23,7 +23,7 @@ from pydantic import Field
 from api.endpoint import ApiError, Body, Int, json_endpoint
 from solver.errors import IllegalMoveError, InputError
 from solver.games import DEFAULT_GAME, get_game, list_games
-from solver.sessions.service import LeakError, SessionService, SessionStateError, has_advisor
+from solver.sessions.service import LeakError, SessionService, SessionStateError
 from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
 
 bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
@@ -167,7 +167,7 @@ def games() -> dict:
             playable, reason = False, "its engine does not give seat views yet"
         out.append({"name": info.name, "title": info.title, "players": list(info.players),
                     "bots": list(info.bots), "playable": playable, "reason": reason,
-                    "advisor": has_advisor(info), "presentation": info.presentation.name,
+                    "advisor": info.has_advice, "presentation": info.presentation.name,
                     "partial_check": info.check_partial is not None,
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "choices": list(o.choices) if o.choices else None,
@@ -201,7 +201,7 @@ def move(body: MoveRequest) -> dict:
                summary="Check a move being built, where the game has such a check (Capsa: the rows "
                        "being set, each full row's kind, foul so far)")
 def check(body: RowsRequest) -> dict:
-    return service().check_rows(body.token, body.rows)
+    return service().check_partial(body.token, body.rows)
 
 
 @json_endpoint(bp, "/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,

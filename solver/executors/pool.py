@@ -300,25 +300,41 @@ def run_pool(path: str, size: int, niceness: int = 10, ready_fd: int | None = No
             pass
 
 
+def fork_child(run: Callable[[], None]) -> int:
+    """Run ``run()`` in a forked child of its own process group (a terminal's Ctrl-C reaches
+    the supervisor only, which stops its children in order), ending with this process; the
+    child's exit status is 0, ``SystemExit``'s code, or 1 after printing what it raised."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.setpgid(0, 0)
+            die_with_parent(signal.SIGTERM)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            run()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:  # noqa: BLE001 - reported, then the child ends
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
 def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0) -> int:
     """Fork a supervisor running :func:`run_pool`; return its pid once the socket accepts.
 
     Fork it from a warm, single-threaded process (``capsa serve`` before gunicorn starts).
     """
     r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+
+    def supervise() -> None:
         os.close(r)
-        code = 0
-        try:
-            os.setpgid(0, 0)  # a terminal's Ctrl-C reaches the supervisor only: it stops us last
-            die_with_parent(signal.SIGTERM)
-            run_pool(path, size, niceness, ready_fd=w)
-        except BaseException:  # noqa: BLE001
-            traceback.print_exc()
-            code = 1
-        finally:
-            os._exit(code)
+        run_pool(path, size, niceness, ready_fd=w)
+
+    pid = fork_child(supervise)
     os.close(w)
     import select
 
@@ -477,5 +493,3 @@ class PoolExecutor(Executor):
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._threads.shutdown(wait=wait, cancel_futures=cancel_futures)
 
-
-RestartingPool = PoolExecutor  # the name batch code and scripts knew

@@ -29,6 +29,7 @@ from solver.errors import IllegalMoveError, InputError
 from solver.games import canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
 from solver.sessions.store import Session, SessionStore
+from solver.validation import check_int
 
 LEGAL_LIST_MAX = 2000  # longer move lists (a table game's ~20,000 splits) go as a count only
 MAX_STEPS = 5000
@@ -60,19 +61,6 @@ def deal_key(doc: Mapping[str, Any]) -> str:
     """A short fingerprint of a deal and its rules: what seeds the bots of that deal."""
     text = json.dumps([doc.get("deal"), doc.get("rules")], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    if not low <= value <= high:
-        raise InputError(f"{name} must be from {low} to {high}, got {value}")
-    return value
-
-
-def has_advisor(info: GameInfo) -> bool:
-    """Whether ``/advice`` answers for this game (a hint of its own, or its ``advise``)."""
-    return info.has_advice
 
 
 class SessionService:
@@ -199,7 +187,7 @@ class SessionService:
             "returns": [float(x) for x in state.returns()] if terminal else None,
             "review": session.state.get("review") if terminal else None,
             "presentation": info.presentation.name,
-            "advisor": has_advisor(info),
+            "advisor": info.has_advice,
             "game_over": session.state.get("game_over") if terminal else None,
             "expires": session.expires,
             **self._presented(info, state.observation(seat), state.num_players),
@@ -233,14 +221,14 @@ class SessionService:
                seed: int | None = None) -> tuple[Session, dict[str, Any]]:
         """A new session, its first hand dealt and the bots moved up to the human's turn."""
         info = self._info(canonical_name(game))
-        seed = secrets.randbits(63) if seed is None else _check_int("seed", seed, 0, SEED_MAX)
+        seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, SEED_MAX)
         state = info.new_game(seed=derived_seed(seed, 1), rules=rules)
         return self._open(info, state, seat, bots, seed, deal_seed=derived_seed(seed, 1))
 
     def _open(self, info: GameInfo, state: GameState, seat: Any, bots: Any, seed: int,
               deal_seed: int | None) -> tuple[Session, dict[str, Any]]:
         players = state.num_players
-        seat = _check_int("seat", seat, 0, players - 1)
+        seat = check_int("seat", seat, 0, players - 1)
         state.observation(seat)  # a game without views cannot be played here: fail now
         meta = {"game": info.name, "seat": seat, "bots": self._bot_names(info, players, seat, bots),
                 "seed": seed, "rules": state.rules_json(), "score": [0.0] * players,
@@ -425,7 +413,3 @@ class SessionService:
         out = info.check_partial(state.observation(seat), draft)
         self.check_no_leak(out, state, seat)
         return out
-
-    def check_rows(self, token: str, rows: Any) -> dict[str, Any]:
-        """``check_partial`` under its first name (the rows of ``/v1/sessions/check``)."""
-        return self.check_partial(token, rows)

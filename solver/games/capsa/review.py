@@ -22,7 +22,7 @@ from solver.cards import format_cards
 from solver.games.capsa.rules import resolve_rules
 
 if TYPE_CHECKING:
-    from solver.games.capsa.solve import RankedArrangement
+    from solver.games.capsa.results import RankedArrangement
     from solver.games.capsa.splits import Arrangement
 
 # The solver's modules load numba: they are imported where they are used, so that importing
@@ -41,10 +41,10 @@ def advice(observation: Mapping[str, Any], method: str = "table", seed: int = 0,
            top: int = ADVICE_TOP) -> dict[str, Any]:
     """The solver's best arrangements of the observing seat's 13 cards (from the
     observation only: the other hands are never looked at)."""
-    from solver.games.capsa import solve
+    from solver.games.capsa.arrange import arrange
 
     me = observation["player"]
-    res = solve.arrange(observation["hands"][me], scoring_rules(observation["rules"]),
+    res = arrange(observation["hands"][me], scoring_rules(observation["rules"]),
                         observation["num_players"] - 1, method, 1000, seed=seed, top=top)
     return res.to_dict()
 
@@ -55,32 +55,32 @@ def evs_on_deals(hand: Sequence[int], rules: Any, opponents: int, samples: int, 
     """Expected points of each given arrangement and the solver's ``top`` best, all on the
     same ``samples`` deals of the unseen cards (the deals ``arrange(method="montecarlo",
     seed=seed)`` uses)."""
-    from solver.games.capsa import solve
+    from solver.games.capsa.methods import exact
     from solver.games.capsa.referee import make_seat
     from solver.games.capsa.splits import parse_hand
     from solver.games.capsa.strategy.play import deal
 
     r = resolve_rules(rules)
     h = parse_hand(list(hand))
-    sp = solve._valid_splits(h, r)
+    sp = exact.valid_splits(h, r)
     unseen = np.setdiff1d(np.arange(52), h)
     deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
-    opp = solve._opponent_rows(deals, r)
-    best = solve._exact_result(sp, r, opp, top, solve._candidates(sp, r))
+    opp = exact.opponent_rows(deals, r)
+    best = exact.exact_result(sp, r, opp, top, exact.candidates(sp, r))
     evs = []
     for arr in arrangements:
         strengths = np.array(make_seat(arr, r).strengths, dtype=np.int64)
         idx = np.flatnonzero((sp.rows == strengths).all(axis=1))
         if len(idx) == 0:
             raise ValueError("the arrangement is not a valid split of this hand")
-        evs.append(solve._exact_result(sp, r, opp, 1, idx[:1])[0].ev)
+        evs.append(exact.exact_result(sp, r, opp, 1, idx[:1])[0].ev)
     return evs, best
 
 
 def _opponents_known(result_players: list[dict], moves: list[dict], me: int, rules: Any):
     """Known-opponent arrays for ``arrange(method="known")`` from what the other seats
     actually played (an arrangement, or a declared natural)."""
-    from solver.games.capsa import solve
+    from solver.games.capsa.methods.known import known_opponents
     from solver.games.capsa.splits import parse_hand
 
     r = resolve_rules(rules)
@@ -90,9 +90,9 @@ def _opponents_known(result_players: list[dict], moves: list[dict], me: int, rul
         if q == me:
             continue
         if m["kind"] == "natural":
-            parts.append(solve._known_opponents(h, r, [m["cards"]], None))
+            parts.append(known_opponents(h, r, [m["cards"]], None))
         else:
-            parts.append(solve._known_opponents(h, r, None, [{k: m[k] for k in
+            parts.append(known_opponents(h, r, None, [{k: m[k] for k in
                                                               ("front", "middle", "back")}]))
     return tuple(np.concatenate([p[i] for p in parts], axis=1) for i in range(4))
 
@@ -100,7 +100,7 @@ def _opponents_known(result_players: list[dict], moves: list[dict], me: int, rul
 def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMPLES
            ) -> dict[str, Any]:
     """The review of the observing seat's play on a settled table (see the module doc)."""
-    from solver.games.capsa import solve
+    from solver.games.capsa.methods import exact
     from solver.games.capsa.splits import Arrangement, parse_hand
 
     me = observation["player"]
@@ -114,7 +114,7 @@ def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMP
     out: dict[str, Any] = {"model": "montecarlo", "samples": samples, "seed": seed,
                            "actual_points": actual, "declared_natural": mine["kind"] == "natural"}
     r = resolve_rules(rules)
-    sp = solve._valid_splits(hand, r)
+    sp = exact.valid_splits(hand, r)
     if mine["kind"] == "natural":
         out.update(mine=None, cost=None, best=[], best_response=None)
         return out
@@ -124,7 +124,7 @@ def review(observation: Mapping[str, Any], seed: int, samples: int = REVIEW_SAMP
     out["best"] = [a.to_dict() for a in best]
     out["cost"] = round(max(best[0].ev - my_ev, 0.0), 6)
     opp = _opponents_known(result["players"], moves, me, rules)
-    br = solve._exact_result(sp, r, opp, 1, solve._candidates(sp, r))[0]
+    br = exact.exact_result(sp, r, opp, 1, exact.candidates(sp, r))[0]
     out["best_response"] = {**br.arrangement.to_dict(), "points": round(br.ev, 6),
                             "gain": round(br.ev - actual, 6)}
     out["hand"] = format_cards(hand)

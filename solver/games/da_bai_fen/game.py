@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from collections.abc import Mapping
-
 from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
-from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
+from solver.games.base import (
+    GameInfo,
+    GameState,
+    MoveArg,
+    Option,
+    Presentation,
+    dealer_role,
+    from_json_via,
+)
 from solver.games.da_bai_fen import levels
 from solver.games.da_bai_fen.advise import SearchBot, View, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
@@ -115,13 +121,12 @@ TEAM = levels.TEAM_NAMES
 
 def seat_roles(observation: Mapping[str, Any], players: int) -> list[list[str]]:
     """The dealer, the leader, and each seat's team (A: seats 0 and 2, B: 1 and 3)."""
-    out: list[list[str]] = [[] for _ in range(players)]
-    for p in range(players):
-        if observation.get("dealer") == p:
-            out[p].append("dealer")
-        if observation.get("leader") == p:
-            out[p].append("leader")
-        out[p].append(f"team {TEAM[p % 2]}")
+    out = dealer_role(observation, players)
+    leader = observation.get("leader")
+    if isinstance(leader, int) and 0 <= leader < players:
+        out[leader].append("leader")
+    for p, roles in enumerate(out):
+        roles.append(f"team {TEAM[p % 2]}")
     return out
 
 

@@ -7,10 +7,18 @@ from typing import Any
 
 from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
-from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
+from solver.games.base import (
+    GameInfo,
+    GameState,
+    MoveArg,
+    Option,
+    Presentation,
+    dealer_role,
+    from_json_via,
+)
 from solver.games.da_san.advise import SearchBot, View, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
-from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, Phase, new_game
+from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, new_game
 from solver.games.da_san.moves import MAX_BID, moves_result
 from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
 
@@ -59,12 +67,10 @@ def utility_bounds(rules: Any = None) -> tuple[float, float]:
 
 def seat_roles(observation: Mapping[str, Any], players: int) -> list[list[str]]:
     """The dealer, and the high bidder with the bid."""
-    out: list[list[str]] = [[] for _ in range(players)]
-    for p in range(players):
-        if observation.get("dealer") == p:
-            out[p].append("dealer")
-        if observation.get("bidder") == p:
-            out[p].append(f"bidder {observation['high_bid']}")
+    out = dealer_role(observation, players)
+    bidder = observation.get("bidder")
+    if isinstance(bidder, int) and 0 <= bidder < players:
+        out[bidder].append(f"bidder {observation['high_bid']}")
     return out
 
 
