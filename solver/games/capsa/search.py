@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from solver.games.capsa.kernel_args import kernel_params
+from solver.games.capsa.kernels import lazy as KL
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
@@ -93,6 +94,96 @@ def removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
     return per_tables(_REMOVAL, (id(st),), st, lambda: build_removal_terms(st))
 
 
+_LAZY: dict[tuple, tuple] = {}
+
+
+def _shift_range(d: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds (per missing count ``m`` = 0..9, then ``d``'s leading shape) of
+    ``sum_k a_k d[..., k]`` over the hands missing ``m`` ranks: their weights are ``-alpha``
+    on the ``m`` missing ranks and add up to ``alpha m`` on the ranks they hold twice or
+    more."""
+    srt = np.sort(d, axis=-1)
+    low = np.concatenate([np.zeros(d.shape[:-1] + (1,)), np.cumsum(srt, axis=-1)], axis=-1)
+    high = np.concatenate([np.zeros(d.shape[:-1] + (1,)),
+                           np.cumsum(srt[..., ::-1], axis=-1)], axis=-1)
+    ms = np.arange(KL.MAX_MISSING + 1)
+    hi = np.stack([alpha * (m * srt[..., -1] - low[..., m]) for m in ms])
+    lo = np.stack([alpha * (m * srt[..., 0] - high[..., m]) for m in ms])
+    return hi, lo
+
+
+def _f32_up(x: np.ndarray) -> np.ndarray:
+    """``x`` as float32, rounded up (a bound stays a bound)."""
+    y = x.astype(np.float32)
+    return np.where(y < x, np.nextafter(y, np.float32(np.inf)), y)
+
+
+def build_lazy_terms(st: StrategyTables,
+                     rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``gsep`` (3, S, 16), ``slab`` (10, 3, S, 4) and ``ubany`` (10, S) of
+    :mod:`solver.games.capsa.kernels.lazy`: per rank, the shift of a row's unclamped
+    separable value; per missing count, the value at one card of every rank plus the most the
+    clamp can add, the largest win chance and the smallest loss chance (float32, rounded so
+    each stays a bound), and the first bound of a back of each strength for any hand missing
+    that many ranks (a running maximum: one bisection finds the backs that can reach a
+    value)."""
+    coef, pw1, pt1, lr1 = removal_terms(st)
+    alpha = float(st.alpha)
+    if alpha < 0:
+        raise ValueError("card removal's alpha must be at least 0")
+    dw, dt, dl = coef[..., 0], coef[..., 1], coef[..., 2]
+    roy = st.roy
+    if rules.royalty_mode == "net":
+        cw = np.full_like(roy, 2.0)
+        g = 2.0 * dw + dt
+        sep1 = 2.0 * pw1 + pt1 - 1.0 + roy
+    else:
+        cw = 2.0 + roy
+        g = cw[..., None] * dw + dt - dl
+        sep1 = cw * pw1 + pt1 - 1.0 - lr1
+    w_hi, w_lo = _shift_range(dw, alpha)
+    _, t_lo = _shift_range(dt, alpha)
+    _, x_lo = _shift_range(-dw - dt, alpha)
+    w_lo = pw1 + w_lo
+    room = cw * np.maximum(0.0, -w_lo) + np.maximum(0.0, -(pt1 + t_lo))
+    err = (1e-12 * (1.0 + np.abs(sep1))
+           + 2 * KL.MAX_MISSING * alpha * np.abs(g).max(axis=-1) * 2.4e-7)
+    slab = np.zeros((KL.MAX_MISSING + 1,) + pw1.shape + (4,), dtype=np.float32)
+    slab[..., 0] = _f32_up(sep1 + room + err)
+    slab[..., 1] = _f32_up(np.clip(pw1 + w_hi, 0.0, 1.0))
+    slab[..., 2] = -_f32_up(-(1.0 - pw1 - pt1 + x_lo - np.maximum(0.0, -w_lo)))
+    gsep = np.zeros(pw1.shape + (16,), dtype=np.float32)
+    gsep[..., :13] = g
+    # the first bound of a back whatever hand misses m ranks: its cheap terms at their most
+    sep_any = slab[..., 0].astype(np.float64) + _shift_range(g, alpha)[0] + err
+    w_any = slab[..., 1].astype(np.float64)
+    x_any = np.maximum(0.0, np.minimum(slab[..., 2].astype(np.float64), 1.0 - w_any))
+    t = TABLES[rules.wheel]
+    fs = np.maximum(t.front_floor, 0)
+    ubany = np.empty((KL.MAX_MISSING + 1, t.size))
+    for m in range(KL.MAX_MISSING + 1):
+        best = []
+        for r in range(2):
+            allowed = t.is_front if r == 0 else ~t.is_front
+            best.append((np.maximum.accumulate(np.where(allowed, sep_any[m, r], -np.inf)),
+                         np.maximum.accumulate(np.where(allowed, w_any[m, r], 0.0)),
+                         np.minimum.accumulate(np.where(allowed, x_any[m, r], 1.0))))
+        (sf, wf, xf), (sm, wm, xm) = best
+        wf, xf = wf[fs], np.minimum(xf[fs], 1.0 - wf[fs])
+        xm = np.minimum(xm, 1.0 - wm)
+        wb, xb = w_any[m, 2], x_any[m, 2]
+        ubs = (sf[fs] + sm + sep_any[m, 2]
+               + _nonseparable(wf, 1.0 - wf - xf, wm, 1.0 - wm - xm, wb, 1.0 - wb - xb, rules,
+                               st.joint_grid) + 1e-9)
+        ubany[m] = np.maximum.accumulate(np.where(t.front_floor >= 0, ubs, -np.inf))
+    return gsep, np.ascontiguousarray(slab), ubany
+
+
+def lazy_terms(st: StrategyTables, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`build_lazy_terms`, cached per (tables object, rules)."""
+    return per_tables(_LAZY, (id(st), rules), st, lambda: build_lazy_terms(st, rules))
+
+
 _LOCAL = threading.local()
 
 
@@ -104,6 +195,10 @@ class _Scratch(NamedTuple):
     seen: np.ndarray   # the hand that last computed them
     bseen: np.ndarray  # the hand that last bounded a back of this strength
     bval: np.ndarray   # that bound (the back left no flush)
+    xslot: np.ndarray  # (3, S) where a row's exact card-removal terms are (lazy_top)
+    xseen: np.ndarray  # (3, S) the hand that computed them
+    cseen: np.ndarray  # the hand that capped the middle and front of a back of this strength
+    caps: np.ndarray   # (S, 2) those caps
     epoch: np.ndarray  # (1,) the number of the next hand
 
 
@@ -113,7 +208,10 @@ def _scratch(size: int) -> _Scratch:
     if buf is None or buf.seen.shape[0] != size:
         buf = _LOCAL.scratch = _Scratch(
             np.empty(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64), np.empty(size), np.zeros(1, dtype=np.int64))
+            np.full(size, -1, dtype=np.int64), np.empty(size),
+            np.empty((3, size), dtype=np.int64), np.full((3, size), -1, dtype=np.int64),
+            np.full(size, -1, dtype=np.int64), np.empty((size, 2), dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
     return buf
 
 
@@ -164,11 +262,23 @@ class TopK(NamedTuple):
     odds: np.ndarray   # (N, k, 7) win chances of the rows, their tie chances, chance of all three
 
 
+# the card-removal search kernels: "lazy" (exact terms computed as the search needs them,
+# :mod:`solver.games.capsa.kernels.lazy`) and "eager" (every term of every strength a hand
+# holds first, :func:`solver.games.capsa.kernels.removal.removal_top`: the previous path, kept
+# for the benchmark and the tests). Both give the same answers.
+REMOVAL_KERNELS = ("lazy", "eager")
+DEFAULT_KERNEL = "lazy"
+
+
 def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
-               k: int = 1) -> TopK:
+               k: int = 1, kernel: str | None = None) -> TopK:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy, with their odds against one opponent. Under tables with card removal each
-    hand is valued with its own opponent tables, and the odds are its own."""
+    hand is valued with its own opponent tables, and the odds are its own; ``kernel`` picks
+    the card-removal search (:data:`REMOVAL_KERNELS`, default :data:`DEFAULT_KERNEL`)."""
+    kernel = kernel or DEFAULT_KERNEL
+    if kernel not in REMOVAL_KERNELS:
+        raise ValueError(f"kernel must be one of {', '.join(REMOVAL_KERNELS)}, got {kernel!r}")
     st = tables if tables is not None else tables_for(rules)
     _, terms = terms_for(rules, st)
     t = TABLES[rules.wheel]
@@ -181,7 +291,15 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     odds = np.zeros((n, k, 7))
     scoring, bonus, net, single = kernel_params(rules)
     sc = _scratch(t.size)
-    if st.removal is not None:
+    if st.removal is not None and kernel == "lazy":
+        coef, pw, pt, lr = removal_terms(st)
+        gsep, slab, ubany = lazy_terms(st, rules)
+        KL.lazy_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
+                    t.front_floor, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr, coef,
+                    gsep, slab, ubany, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
+                    sc.seen, sc.xslot, sc.xseen, sc.cseen, sc.caps, sc.epoch, split, ev, rows,
+                    found, odds)
+    elif st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
                        t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
@@ -196,7 +314,8 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
 
 
 def search_best(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
-                k: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                k: int = 1, kernel: str | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`search_top` without the odds: packed splits (N, k), values (N, k), rows
     (N, k, 3) and how many (N,)."""
-    return search_top(hands, rules, tables, k)[:4]
+    return search_top(hands, rules, tables, k, kernel)[:4]

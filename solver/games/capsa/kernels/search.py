@@ -105,12 +105,11 @@ def _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint):
 
 
 @njit(inline="always")
-def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus,
-                joint):
-    """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
-    counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
-    them, by rank and suit counts. ``k``: the rank keys of the card words. Also returns the
-    caps on the middle's and the front's strengths behind the bound."""
+def _back_rows(cx, sx, va, class_cap, rank5, rank3, k):
+    """The strongest middle and front the 8 cards a back of strength ``va`` leaves can make
+    (rank counters ``cx``, suit counters ``sx``), by rank and suit counts: (middle, front) and
+    a second such pair where two ways compete (two pairs left), else (-1, -1). ``k``: the rank
+    keys of the card words."""
     ge2 = (cx + 6 * _ALL) & _TOP
     ge3 = (cx + 5 * _ALL) & _TOP
     ge4 = (cx + 4 * _ALL) & _TOP
@@ -128,15 +127,13 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
         front = rank3[k[r1] + k[r2] + k[r3]]
     if _flush_left(sx):
         # a flush is left
-        return _bound_at(va, front, va, terms, front_floor, scoring, bonus, joint)
+        return va, front, -1, -1
     runs = any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12) & (any1 >> 16)
     pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
     if ge4 != 0:
-        return _bound_at(class_cap[QUADS, _top_rank(ge4)], front, va, terms, front_floor,
-                         scoring, bonus, joint)
+        return class_cap[QUADS, _top_rank(ge4)], front, -1, -1
     if ge3 != 0 and pairs2:
-        return _bound_at(class_cap[FULL_HOUSE, _top_rank(ge3)], front, va, terms, front_floor,
-                         scoring, bonus, joint)
+        return class_cap[FULL_HOUSE, _top_rank(ge3)], front, -1, -1
     if runs != 0 or (any1 & _WHEEL) == _WHEEL:
         mid = -1  # the strongest straight left (the wheel's place depends on the rules)
         if runs != 0:
@@ -144,23 +141,21 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
             mid = rank5[k[s0] + k[s0 + 1] + k[s0 + 2] + k[s0 + 3] + k[s0 + 4]]
         if (any1 & _WHEEL) == _WHEEL:
             mid = max(mid, rank5[k[12] + k[0] + k[1] + k[2] + k[3]])
-        return _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint)
+        return mid, front, -1, -1
     if ge3 != 0:
         # trips and singles: at most the trips and the top two singles in the middle; the
         # front cannot pair (a front pair would beat a middle with no pair)
         t = _top_rank(ge3)
         s1, rest = _pop_top(any1 ^ ge3)
         s2 = _top_rank(rest)
-        return _bound_at(rank5[3 * k[t] + k[s1] + k[s2]], rank3[k[r1] + k[r2] + k[r3]], va,
-                         terms, front_floor, scoring, bonus, joint)
+        return rank5[3 * k[t] + k[s1] + k[s2]], rank3[k[r1] + k[r2] + k[r3]], -1, -1
     if ge2 == 0:
         # 8 ranks: the middle is at most the top five and holds the top card (else the
         # front's top card beats it), so the front is at most the next three
         r4, rest = _pop_top(rest)
         r5 = _top_rank(rest)
-        return _bound_at(rank5[k[r1] + k[r2] + k[r3] + k[r4] + k[r5]],
-                         rank3[k[r2] + k[r3] + k[r4]], va, terms, front_floor, scoring, bonus,
-                         joint)
+        return (rank5[k[r1] + k[r2] + k[r3] + k[r4] + k[r5]], rank3[k[r2] + k[r3] + k[r4]],
+                -1, -1)
     if not pairs2:
         # one pair: the middle at most the pair and the top three singles; the front cannot
         # pair, so it is at most the top three ranks
@@ -168,12 +163,11 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
         s1, rest = _pop_top(any1 ^ ge2)
         s2, rest = _pop_top(rest)
         s3 = _top_rank(rest)
-        return _bound_at(rank5[2 * k[p] + k[s1] + k[s2] + k[s3]], rank3[k[r1] + k[r2] + k[r3]],
-                         va, terms, front_floor, scoring, bonus, joint)
+        return (rank5[2 * k[p] + k[s1] + k[s2] + k[s3]], rank3[k[r1] + k[r2] + k[r3]],
+                -1, -1)
     g = ge2 & (ge2 - 1)
     if (g & (g - 1)) != 0:  # three or more pairs
-        return _bound_at(class_cap[TWO_PAIR, _top_rank(ge2)], front, va, terms, front_floor,
-                         scoring, bonus, joint)
+        return class_cap[TWO_PAIR, _top_rank(ge2)], front, -1, -1
     # two pairs: the middle holds both (the front is then three singles), or one pair at
     # most the higher with the front's pair at most the lower, or none (below that)
     p1 = _top_rank(ge2)
@@ -181,13 +175,39 @@ def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scor
     s1, rest = _pop_top(any1 ^ ge2)
     s2, rest = _pop_top(rest)
     s3 = _top_rank(rest)
-    both = _bound_at(rank5[2 * k[p1] + 2 * k[p2] + k[s1]], rank3[k[s1] + k[s2] + k[s3]], va,
-                     terms, front_floor, scoring, bonus, joint)
     o1, rest = _pop_top(any1 ^ (8 << (4 * p1)))
     o2, rest = _pop_top(rest)
     o3 = _top_rank(rest)
-    one = _bound_at(rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]], va,
-                    terms, front_floor, scoring, bonus, joint)
+    return (rank5[2 * k[p1] + 2 * k[p2] + k[s1]], rank3[k[s1] + k[s2] + k[s3]],
+            rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]])
+
+
+@njit(inline="always")
+def _back_caps(cx, sx, va, front_floor, class_cap, rank5, rank3, k):
+    """Caps on the middle's and the front's strengths of every split of a back of strength
+    ``va`` from the 8 cards it leaves (see :func:`_back_rows`; -1 front: no valid split)."""
+    mid, front, mid2, front2 = _back_rows(cx, sx, va, class_cap, rank5, rank3, k)
+    cap = min(va, mid)
+    fs = min(front_floor[cap], front)
+    if mid2 >= 0:
+        cap2 = min(va, mid2)
+        fs = max(fs, min(front_floor[cap2], front2))
+        cap = max(cap, cap2)
+    return cap, fs
+
+
+@njit(inline="always")
+def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus,
+                joint):
+    """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
+    counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
+    them (:func:`_back_rows`). Also returns the caps on the middle's and the front's
+    strengths behind the bound."""
+    mid, front, mid2, front2 = _back_rows(cx, sx, va, class_cap, rank5, rank3, k)
+    both = _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint)
+    if mid2 < 0:
+        return both
+    one = _bound_at(mid2, front2, va, terms, front_floor, scoring, bonus, joint)
     if both[0] >= one[0]:
         return both[0], max(both[1], one[1]), max(both[2], one[2])
     return one[0], max(both[1], one[1]), max(both[2], one[2])

@@ -1,0 +1,304 @@
+"""The card-removal best-``k`` search with each hand's exact row terms computed lazily, only
+for the rows a split that can still reach the ``k``-th best needs.
+
+:func:`solver.games.capsa.kernels.removal.removal_top` computes every row term of every
+strength a hand holds (about 900 of them, each 21 coefficients from a 7 MB table) before it
+searches; most of them bound splits that are never scored. Here a hand starts from a cheap
+upper bound of each row's separable value and win chance and a lower bound of its loss
+chance, read from two small tables built once per (tables, rules)
+(:func:`solver.games.capsa.search.lazy_terms`):
+
+- ``gsep[r, s, k]``: how row ``r``'s separable value at strength ``s`` moves per unit of rank
+  ``k``'s weight (``(2 + royalty) D + delta - E``, or ``2 D + delta`` with net royalties), so
+  the unclamped value is exact from one 64-byte line;
+- ``slab[m, r, s]``: for hands missing ``m`` ranks (their weights are ``-alpha`` on the ``m``
+  missing ranks and ``alpha (n_k - 1)`` summing to ``alpha m`` on the others), the value at one
+  card of every rank plus the most the clamp into a distribution can add, the largest win
+  chance and the smallest loss chance any such hand can have (a small table per ``m``, so a
+  hand reads 200 KB that stay in cache).
+
+Those bounds make the block extremes and the back bounds of ``removal_top``; a split is
+scored only when its bound, with the exact terms already computed and the cheap ones for the
+rest, reaches the ``k``-th best, and then with the exact terms, computed as the full search
+computes them (:func:`solver.games.capsa.kernels.removal._row_value`) and kept for the hand.
+The result, its order and its ties are ``removal_top``'s (the tests compare both with the full
+search).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver._jit import njit
+from solver.games.capsa.kernels.encoding import choice_front, choice_middle, pack_split
+from solver.games.capsa.kernels.evaluate import subset_strengths
+from solver.games.capsa.kernels.removal import (
+    BLOCK_BITS,
+    _block_bound,
+    _rank_weights,
+    _row_value,
+)
+from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
+from solver.games.capsa.kernels.search import (
+    _back_caps,
+    _flush_left,
+    _hand_counters,
+    _left_counters,
+    _next_back,
+    _nonseparable,
+    _offer,
+    _write_odds,
+    _write_top,
+)
+from solver.games.capsa.kernels.table import _scoop_bound, _scoop_odds, _table_ev
+
+MAX_MISSING = 9  # a 13-card hand holds at least 4 ranks
+
+
+@njit(inline="always")
+def _cheap(r, s, ks, an, nk, gsep, slab, m, out, i):
+    """Store row ``r``'s bounds at strength ``s`` in ``out[i]``: (separable value at most,
+    win chance at most, loss chance at least; a distribution: the loss at most 1 - win)."""
+    g = 0.0
+    for j in range(nk):
+        g += an[j] * gsep[r, s, ks[j]]
+    w = slab[m, r, s, 1]
+    out[i, 0] = slab[m, r, s, 0] + g
+    out[i, 1] = w
+    out[i, 2] = max(0.0, min(slab[m, r, s, 2], 1.0 - w))
+
+
+@njit(inline="always")
+def _exact(r, s, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy, net):
+    """The slot of row ``r``'s exact terms at strength ``s`` in ``xv[r]``, computed on first
+    use in hand ``hid``."""
+    if xseen[r, s] == hid:
+        return xslot[r, s]
+    i = xn[r]
+    xn[r] = i + 1
+    xseen[r, s] = hid
+    xslot[r, s] = i
+    _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, xv[r], i)
+    return i
+
+
+@njit
+def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+             class_cap, rank_keys, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
+             bonus, net, single, joint, k, slot, seen, xslot, xseen, cseen, caps, epoch, out_split,
+             out_ev, out_rows, out_n, out_odds):
+    """:func:`solver.games.capsa.kernels.removal.removal_top`'s outputs (the same values,
+    order and ties) with the exact row terms computed lazily.
+
+    Scratch kept by the caller between calls (one set per thread), so a call clears nothing:
+    hand ``h`` is number ``epoch[0] + h``; ``seen``/``slot`` (S,) place a strength's cheap
+    bounds, ``xseen``/``xslot`` (3, S) its exact terms per row, ``cseen`` (S,)/``caps`` (S, 2)
+    the middle and front caps of a back of that strength that leaves no flush (the same
+    ranks leave the same counts)."""
+    n5 = comb5.shape[0]
+    n3 = comb3.shape[0]
+    size = pw.shape[1]
+    nb = (size >> BLOCK_BITS) + 1
+    v5 = np.empty(n5, dtype=np.int32)
+    v3 = np.empty(n3, dtype=np.int32)
+    rcw = np.empty(13, dtype=np.int64)
+    scw = np.empty(13, dtype=np.int64)
+    bev = np.empty(k)
+    bp = np.empty(k, dtype=np.int64)
+    brow = np.empty((k, 3), dtype=np.int64)
+    cand = np.empty(n5, dtype=np.int64)
+    cub = np.empty(n5)
+    order = np.empty(0, dtype=np.int64)
+    ks = np.empty(13, dtype=np.int64)
+    an = np.empty(13)
+    cf = np.empty((n3, 3))                 # cheap bounds of the hand's fronts, per slot
+    cm = np.empty((n5, 3))                 # ... of its middles
+    cb = np.empty((n5, 3))                 # ... of its backs
+    s3 = np.empty(n3, dtype=np.int64)      # slot of each 3-card subset
+    s5 = np.empty(n5, dtype=np.int64)      # slot of each 5-card subset
+    dist5 = np.empty(n5, dtype=np.int64)   # strength of each 5-card slot
+    ub1 = np.empty(n5)                     # first bound of a back, per slot
+    xv = np.empty((3, n5, 6))              # exact terms, per row and slot
+    xn = np.zeros(3, dtype=np.int64)
+    pre = np.empty((6, nb))
+    simple = scoring != TWO_FOUR and not single
+    use_bonus = scoring != BASIC
+    exact_after = simple and use_bonus and joint.shape[1] > 1
+    first = epoch[0]
+    epoch[0] = first + hands.shape[0]
+    for h in range(hands.shape[0]):
+        hand = hands[h]
+        hid = first + h
+        subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
+        nk = _rank_weights(hand, alpha, ks, an)
+        m = 0
+        for j in range(nk):
+            if an[j] < 0.0:
+                m += 1
+        m = min(m, MAX_MISSING)
+        xn[0] = 0
+        xn[1] = 0
+        xn[2] = 0
+        for b in range(nb):
+            pre[0, b] = -np.inf
+            pre[1, b] = -np.inf
+            pre[2, b] = np.inf
+            pre[3, b] = -np.inf
+            pre[4, b] = -np.inf
+            pre[5, b] = np.inf
+        nf = 0
+        for i in range(n3):
+            s = v3[i]
+            if seen[s] != hid:
+                seen[s] = hid
+                slot[s] = nf
+                _cheap(0, s, ks, an, nk, gsep, slab, m, cf, nf)
+                b = s >> BLOCK_BITS
+                pre[0, b] = max(pre[0, b], cf[nf, 0])
+                pre[1, b] = max(pre[1, b], cf[nf, 1])
+                pre[2, b] = min(pre[2, b], cf[nf, 2])
+                nf += 1
+            s3[i] = slot[s]
+        top = 0
+        nd = 0
+        for i in range(n5):
+            s = v5[i]
+            if s > v5[top]:
+                top = i
+            if seen[s] != hid:  # 5-card and front strengths are distinct numbers
+                seen[s] = hid
+                slot[s] = nd
+                dist5[nd] = s
+                _cheap(1, s, ks, an, nk, gsep, slab, m, cm, nd)
+                b = s >> BLOCK_BITS
+                pre[3, b] = max(pre[3, b], cm[nd, 0])
+                pre[4, b] = max(pre[4, b], cm[nd, 1])
+                pre[5, b] = min(pre[5, b], cm[nd, 2])
+                nd += 1
+            s5[i] = slot[s]
+        for b in range(1, nb):
+            pre[0, b] = max(pre[0, b], pre[0, b - 1])
+            pre[1, b] = max(pre[1, b], pre[1, b - 1])
+            pre[2, b] = min(pre[2, b], pre[2, b - 1])
+            pre[3, b] = max(pre[3, b], pre[3, b - 1])
+            pre[4, b] = max(pre[4, b], pre[4, b - 1])
+            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        for d in range(nd):
+            ub1[d] = np.nan  # computed when a back of this strength is first bounded
+        hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
+        n = 0
+        thr = -1e300
+        nc = 0
+        pos = -1
+        while True:
+            a = _next_back(pos, top, nc, order, cub, cand, thr)
+            if a < 0:
+                break
+            pos += 1
+            va = v5[a]
+            ib = _exact(2, va, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy,
+                        net)
+            wb = xv[2, ib, 0]
+            tb = xv[2, ib, 1]
+            xb = xv[2, ib, 2]
+            rb = xv[2, ib, 3]
+            lb = xv[2, ib, 4]
+            sb = xv[2, ib, 5]
+            for j in range(56):
+                q = back_splits[a, j]
+                b = choice_middle(q)
+                f = choice_front(q)
+                vb = v5[b]
+                vf = v3[f]
+                if (vb > va) | (vf > vb):
+                    continue
+                if thr > -1e300:
+                    # the split's bound: exact terms where the hand has them, else cheap
+                    if xseen[1, vb] == hid:
+                        im = xslot[1, vb]
+                        sm, wm, xm = xv[1, im, 5], xv[1, im, 0], xv[1, im, 2]
+                    else:
+                        mb = s5[b]
+                        sm, wm, xm = cm[mb, 0], cm[mb, 1], cm[mb, 2]
+                    if xseen[0, vf] == hid:
+                        i0 = xslot[0, vf]
+                        sf, wf, xf = xv[0, i0, 5], xv[0, i0, 0], xv[0, i0, 2]
+                    else:
+                        ff = s3[f]
+                        sf, wf, xf = cf[ff, 0], cf[ff, 1], cf[ff, 2]
+                    ub = (sf + sm + sb + 1e-9
+                          + _nonseparable(wf, 1.0 - wf - xf, wm, 1.0 - wm - xm, wb, tb,
+                                          scoring, bonus, joint))
+                    if ub < thr:
+                        continue
+                im = _exact(1, vb, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
+                            roy, net)
+                i0 = _exact(0, vf, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
+                            roy, net)
+                if simple:
+                    ev = xv[0, i0, 5] + xv[1, im, 5] + sb
+                    if exact_after and (ev + bonus * _scoop_bound(joint, xv[0, i0, 0],
+                                                                  xv[1, im, 0], wb,
+                                                                  xv[0, i0, 2], xv[1, im, 2],
+                                                                  xb)
+                                        < thr):
+                        continue
+                    if use_bonus:
+                        ev += bonus * _scoop_odds(joint, xv[0, i0, 0], xv[1, im, 0], wb,
+                                                  xv[0, i0, 2], xv[1, im, 2], xb)
+                else:
+                    ev = _table_ev(xv[0, i0, 0], xv[0, i0, 1], xv[1, im, 0], xv[1, im, 1], wb,
+                                   tb, xv[0, i0, 3], xv[1, im, 3], rb, xv[0, i0, 4],
+                                   xv[1, im, 4], lb, scoring, bonus, net, single, joint)
+                if ev >= thr:
+                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
+                    if n == k:
+                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+            if pos == 0:
+                # no back below s_min can reach thr, whatever hand misses m ranks
+                s_min = np.searchsorted(ubany[m], thr)
+                for a in range(n5):
+                    if a == top:
+                        continue
+                    va = v5[a]
+                    sa = s5[a]
+                    if va < s_min:
+                        continue
+                    u1 = ub1[sa]
+                    if u1 != u1:  # first back of this strength: its bounds, its first bound
+                        _cheap(2, va, ks, an, nk, gsep, slab, m, cb, sa)
+                        fs = front_floor[va]
+                        u1 = (-np.inf if fs < 0 else
+                              _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, va, pre,
+                                           scoring, bonus, joint) + 1e-9)
+                        ub1[sa] = u1
+                    if u1 < thr:
+                        continue
+                    cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
+                    if not _flush_left(sx) and cseen[va] == hid:
+                        cap = caps[va, 0]
+                        fs = caps[va, 1]
+                    else:
+                        cap, fs = _back_caps(cx, sx, va, front_floor, class_cap, rank5, rank3,
+                                             rank_keys)
+                        if not _flush_left(sx):
+                            cseen[va] = hid
+                            caps[va, 0] = cap
+                            caps[va, 1] = fs
+                    if fs < 0:
+                        continue
+                    ub = _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, cap, pre, scoring,
+                                      bonus, joint) + 1e-9
+                    if ub < thr:
+                        continue
+                    cand[nc] = a
+                    cub[nc] = ub
+                    nc += 1
+                order = np.argsort(-cub[:nc])
+        _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
+        for i in range(n):  # the odds of what it found, from its exact terms
+            f = xslot[0, brow[i, 0]]
+            mm = xslot[1, brow[i, 1]]
+            b = xslot[2, brow[i, 2]]
+            _write_odds(h, i, xv[0, f, 0], xv[1, mm, 0], xv[2, b, 0], xv[0, f, 1],
+                        xv[1, mm, 1], xv[2, b, 1], joint, out_odds)
