@@ -158,6 +158,10 @@ class StrengthTables:
         for s, k in enumerate(distinct):
             if not self.is_front[s] and k[0] in (TWO_PAIR, FULL_HOUSE, QUADS):
                 self.class_cap[k[0], int(k[1])] = s
+        # what the search's back caps read, in one array (rank5, rank3, class_cap, front_floor):
+        # a kernel helper that takes one array costs one reference count, not four
+        self.caps_lut = np.concatenate([self.rank5, self.rank3, self.class_cap.ravel(),
+                                        self.front_floor]).astype(np.int32)
 
 
 TABLES = {wheel: StrengthTables(wheel) for wheel in WHEEL_MODES}

@@ -13,7 +13,7 @@ from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import lazy as KL
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
-from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, RANK_KEYS, TABLES
+from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, TABLES
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.tables import (
     MAX_PER_TABLES,
@@ -23,7 +23,6 @@ from solver.games.capsa.strategy.tables import (
 )
 
 _TERMS: dict[tuple, tuple[StrategyTables, np.ndarray]] = {}
-_RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
 
 
 def _nonseparable(wf, tf, wm, tm, wb, tb, rules: Rules, joint: np.ndarray) -> np.ndarray:
@@ -197,8 +196,6 @@ class _Scratch(NamedTuple):
     bval: np.ndarray   # that bound (the back left no flush)
     xslot: np.ndarray  # (3, S) where a row's exact card-removal terms are (lazy_top)
     xseen: np.ndarray  # (3, S) the hand that computed them
-    cseen: np.ndarray  # the hand that capped the middle and front of a back of this strength
-    caps: np.ndarray   # (S, 2) those caps
     epoch: np.ndarray  # (1,) the number of the next hand
 
 
@@ -210,7 +207,6 @@ def _scratch(size: int) -> _Scratch:
             np.empty(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
             np.full(size, -1, dtype=np.int64), np.empty(size),
             np.empty((3, size), dtype=np.int64), np.full((3, size), -1, dtype=np.int64),
-            np.full(size, -1, dtype=np.int64), np.empty((size, 2), dtype=np.int64),
             np.zeros(1, dtype=np.int64))
     return buf
 
@@ -295,19 +291,19 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
         coef, pw, pt, lr = removal_terms(st)
         gsep, slab, ubany = lazy_terms(st, rules)
         KL.lazy_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                    t.front_floor, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr, coef,
+                    t.front_floor, t.caps_lut, st.alpha, pw, pt, lr, coef,
                     gsep, slab, ubany, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
-                    sc.seen, sc.xslot, sc.xseen, sc.cseen, sc.caps, sc.epoch, split, ev, rows,
+                    sc.seen, sc.xslot, sc.xseen, sc.epoch, split, ev, rows,
                     found, odds)
     elif st.removal is not None:
         coef, pw, pt, lr = removal_terms(st)
         KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                       t.front_floor, terms, t.class_cap, _RANK_KEYS, st.alpha, pw, pt, lr,
+                       t.front_floor, terms, t.caps_lut, st.alpha, pw, pt, lr,
                        coef, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
                        sc.seen, sc.epoch, split, ev, rows, found, odds)
     else:
         KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                     t.front_floor, terms, t.class_cap, _RANK_KEYS, scoring, bonus, net, single,
+                     t.front_floor, terms, t.caps_lut, scoring, bonus, net, single,
                      st.joint_grid, k, sc.bseen, sc.bval, sc.epoch,
                      split, ev, rows, found, odds)
     return TopK(split, ev, rows, found, odds)

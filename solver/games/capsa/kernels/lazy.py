@@ -70,10 +70,9 @@ def _cheap(r, s, ks, an, nk, gsep, slab, m, out, i):
 
 @njit(inline="always")
 def _exact(r, s, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy, net):
-    """The slot of row ``r``'s exact terms at strength ``s`` in ``xv[r]``, computed on first
-    use in hand ``hid``."""
-    if xseen[r, s] == hid:
-        return xslot[r, s]
+    """Compute row ``r``'s exact terms at strength ``s`` into the next slot of ``xv[r]`` and
+    mark them as hand ``hid``'s; returns the slot. (The callers check ``xseen`` first: a
+    function with one exit keeps numba from counting references to its arrays.)"""
     i = xn[r]
     xn[r] = i + 1
     xseen[r, s] = hid
@@ -84,17 +83,15 @@ def _exact(r, s, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy, n
 
 @njit
 def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-             class_cap, rank_keys, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
-             bonus, net, single, joint, k, slot, seen, xslot, xseen, cseen, caps, epoch, out_split,
+             lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
+             bonus, net, single, joint, k, slot, seen, xslot, xseen, epoch, out_split,
              out_ev, out_rows, out_n, out_odds):
     """:func:`solver.games.capsa.kernels.removal.removal_top`'s outputs (the same values,
     order and ties) with the exact row terms computed lazily.
 
     Scratch kept by the caller between calls (one set per thread), so a call clears nothing:
     hand ``h`` is number ``epoch[0] + h``; ``seen``/``slot`` (S,) place a strength's cheap
-    bounds, ``xseen``/``xslot`` (3, S) its exact terms per row, ``cseen`` (S,)/``caps`` (S, 2)
-    the middle and front caps of a back of that strength that leaves no flush (the same
-    ranks leave the same counts)."""
+    bounds, ``xseen``/``xslot`` (3, S) its exact terms per row."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -108,6 +105,11 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
     brow = np.empty((k, 3), dtype=np.int64)
     cand = np.empty(n5, dtype=np.int64)
     cub = np.empty(n5)
+    evs = np.empty(56)
+    kcap = np.empty(n5, dtype=np.int64)    # middle cap of each candidate back
+    kfs = np.empty(n5, dtype=np.int64)     # front cap
+    ccap = np.empty(n5, dtype=np.int64)    # the same, in visiting order
+    cfs = np.empty(n5, dtype=np.int64)
     order = np.empty(0, dtype=np.int64)
     ks = np.empty(13, dtype=np.int64)
     an = np.empty(13)
@@ -118,6 +120,8 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
     s5 = np.empty(n5, dtype=np.int64)      # slot of each 5-card subset
     dist5 = np.empty(n5, dtype=np.int64)   # strength of each 5-card slot
     ub1 = np.empty(n5)                     # first bound of a back, per slot
+    ub2 = np.empty(n5)                     # second bound of a back leaving no flush
+    caps = np.empty((n5, 2), dtype=np.int64)  # and the middle and front caps behind it
     xv = np.empty((3, n5, 6))              # exact terms, per row and slot
     xn = np.zeros(3, dtype=np.int64)
     pre = np.empty((6, nb))
@@ -185,6 +189,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
             pre[5, b] = min(pre[5, b], pre[5, b - 1])
         for d in range(nd):
             ub1[d] = np.nan  # computed when a back of this strength is first bounded
+            ub2[d] = np.nan  # ... and its second bound, when it leaves no flush
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
         thr = -1e300
@@ -196,45 +201,59 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 break
             pos += 1
             va = v5[a]
-            ib = _exact(2, va, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy,
-                        net)
+            ib = xslot[2, va]
+            if xseen[2, va] != hid:  # first use in the hand
+                ib = _exact(2, va, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy,
+                            net)
             wb = xv[2, ib, 0]
             tb = xv[2, ib, 1]
             xb = xv[2, ib, 2]
             rb = xv[2, ib, 3]
             lb = xv[2, ib, 4]
             sb = xv[2, ib, 5]
+            # the non-separable part of every split of this back is at most its value at the
+            # best win and least loss chances of the middles and fronts under its caps
+            bm = ccap[pos - 1] >> BLOCK_BITS if pos > 0 else nb - 1
+            bf = cfs[pos - 1] >> BLOCK_BITS if pos > 0 else nb - 1
+            ns_back = _nonseparable(pre[1, bf], 1.0 - pre[1, bf] - pre[2, bf], pre[4, bm],
+                                    1.0 - pre[4, bm] - pre[5, bm], wb, tb, scoring, bonus,
+                                    joint)
+            # branch-free: each split's separable bound from the cheap terms (-inf when the
+            # rows are out of order), then the few that can still reach thr
             for j in range(56):
                 q = back_splits[a, j]
                 b = choice_middle(q)
                 f = choice_front(q)
                 vb = v5[b]
                 vf = v3[f]
-                if (vb > va) | (vf > vb):
+                sep = cf[s3[f], 0] + cm[s5[b], 0] + sb + 1e-9
+                evs[j] = sep if (vb <= va) & (vf <= vb) else -np.inf
+            for j in range(56):
+                if evs[j] + ns_back < thr:
                     continue
-                if thr > -1e300:
-                    # the split's bound: exact terms where the hand has them, else cheap
-                    if xseen[1, vb] == hid:
-                        im = xslot[1, vb]
-                        sm, wm, xm = xv[1, im, 5], xv[1, im, 0], xv[1, im, 2]
-                    else:
-                        mb = s5[b]
-                        sm, wm, xm = cm[mb, 0], cm[mb, 1], cm[mb, 2]
-                    if xseen[0, vf] == hid:
-                        i0 = xslot[0, vf]
-                        sf, wf, xf = xv[0, i0, 5], xv[0, i0, 0], xv[0, i0, 2]
-                    else:
-                        ff = s3[f]
-                        sf, wf, xf = cf[ff, 0], cf[ff, 1], cf[ff, 2]
-                    ub = (sf + sm + sb + 1e-9
-                          + _nonseparable(wf, 1.0 - wf - xf, wm, 1.0 - wm - xm, wb, tb,
-                                          scoring, bonus, joint))
-                    if ub < thr:
+                q = back_splits[a, j]
+                b = choice_middle(q)
+                f = choice_front(q)
+                vb = v5[b]
+                vf = v3[f]
+                if thr > -1e300:  # the split's own bound of the non-separable part
+                    mb = s5[b]
+                    ff = s3[f]
+                    wf = cf[ff, 1]
+                    xf = cf[ff, 2]
+                    wm = cm[mb, 1]
+                    xm = cm[mb, 2]
+                    if evs[j] + _nonseparable(wf, 1.0 - wf - xf, wm, 1.0 - wm - xm, wb, tb,
+                                              scoring, bonus, joint) < thr:
                         continue
-                im = _exact(1, vb, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
-                            roy, net)
-                i0 = _exact(0, vf, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
-                            roy, net)
+                im = xslot[1, vb]
+                if xseen[1, vb] != hid:  # first use in the hand
+                    im = _exact(1, vb, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
+                                roy, net)
+                i0 = xslot[0, vf]
+                if xseen[0, vf] != hid:  # first use in the hand
+                    i0 = _exact(0, vf, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef,
+                                roy, net)
                 if simple:
                     ev = xv[0, i0, 5] + xv[1, im, 5] + sb
                     if exact_after and (ev + bonus * _scoop_bound(joint, xv[0, i0, 0],
@@ -275,26 +294,32 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                     if u1 < thr:
                         continue
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    if not _flush_left(sx) and cseen[va] == hid:
-                        cap = caps[va, 0]
-                        fs = caps[va, 1]
+                    plain = not _flush_left(sx)
+                    if plain and ub2[sa] == ub2[sa]:
+                        # backs of one strength leave the same ranks: the same caps, bound
+                        ub = ub2[sa]
+                        cap = caps[sa, 0]
+                        fs = caps[sa, 1]
                     else:
-                        cap, fs = _back_caps(cx, sx, va, front_floor, class_cap, rank5, rank3,
-                                             rank_keys)
-                        if not _flush_left(sx):
-                            cseen[va] = hid
-                            caps[va, 0] = cap
-                            caps[va, 1] = fs
-                    if fs < 0:
-                        continue
-                    ub = _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, cap, pre, scoring,
-                                      bonus, joint) + 1e-9
+                        cap, fs = _back_caps(cx, sx, va, lut)
+                        ub = (-np.inf if fs < 0 else
+                              _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, cap, pre,
+                                           scoring, bonus, joint) + 1e-9)
+                        if plain:
+                            ub2[sa] = ub
+                            caps[sa, 0] = cap
+                            caps[sa, 1] = fs
                     if ub < thr:
                         continue
                     cand[nc] = a
                     cub[nc] = ub
+                    kcap[nc] = cap
+                    kfs[nc] = fs
                     nc += 1
                 order = np.argsort(-cub[:nc])
+                for i in range(nc):  # the caps in visiting order
+                    ccap[i] = kcap[order[i]]
+                    cfs[i] = kfs[order[i]]
         _write_top(h, n, bev, bp, brow, out_split, out_ev, out_rows, out_n)
         for i in range(n):  # the odds of what it found, from its exact terms
             f = xslot[0, brow[i, 0]]

@@ -177,7 +177,7 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
 
 @njit
 def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
-                front_floor, terms, class_cap, rank_keys, alpha, pw, pt, lr, coef, roy,
+                front_floor, terms, lut, alpha, pw, pt, lr, coef, roy,
                 scoring, bonus, net, single, joint, k, slot, seen, epoch, out_split, out_ev, out_rows,
                 out_n, out_odds):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
@@ -337,8 +337,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     wb = bv[sa, 0]
                     xb = bv[sa, 2]
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    _, cap, fs = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5,
-                                             rank3, rank_keys, scoring, bonus, joint)
+                    _, cap, fs = _back_bound(cx, sx, va, terms, lut, scoring, bonus, joint)
                     if fs < 0:
                         continue
                     ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus, joint) + 1e-9

@@ -34,6 +34,7 @@ from solver.games.capsa.kernels.encoding import (
 )
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
+from solver.games.capsa.lookup import KEY_SPACE, RANK_KEYS
 from solver.games.capsa.kernels.table import (
     _majority_odds,
     _scoop_bound,
@@ -57,6 +58,12 @@ _WHEEL = (8 << 48) | 8 | (8 << 4) | (8 << 8) | (8 << 12)
 _SUIT3 = 0x3333
 _SUIT8 = 0x8888
 TWO_PAIR, FULL_HOUSE, QUADS = 2, 6, 7  # hand classes (lookup's categories)
+# the caps lookup (``StrengthTables.caps_lut``): rank5, then rank3 (each KEY_SPACE long), then
+# class_cap (QUADS + 1 classes x 13 ranks), then front_floor; the rank keys as a constant
+_R3 = KEY_SPACE
+_CC = 2 * KEY_SPACE
+_FF = _CC + (QUADS + 1) * 13
+_KEYS = RANK_KEYS
 
 
 @njit(inline="always")
@@ -92,11 +99,11 @@ def _pop_top(mask):
 
 
 @njit(inline="always")
-def _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint):
+def _bound_at(mid, front, va, terms, lut, scoring, bonus, joint):
     """Value bound of a back of strength ``va`` with the middle at most ``mid`` and the front
     at most ``front`` (and under the middle), and the middle and front caps it used."""
     cap = min(va, mid)
-    fs = min(front_floor[cap], front)
+    fs = min(lut[_FF + cap], front)
     if fs < 0:
         return -np.inf, cap, fs
     return (terms[MF, fs] + terms[MM, cap] + terms[SB, va]
@@ -105,11 +112,12 @@ def _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint):
 
 
 @njit(inline="always")
-def _back_rows(cx, sx, va, class_cap, rank5, rank3, k):
+def _back_rows(cx, sx, va, lut):
     """The strongest middle and front the 8 cards a back of strength ``va`` leaves can make
     (rank counters ``cx``, suit counters ``sx``), by rank and suit counts: (middle, front) and
-    a second such pair where two ways compete (two pairs left), else (-1, -1). ``k``: the rank
-    keys of the card words."""
+    a second such pair where two ways compete (two pairs left), else (-1, -1). Strengths are
+    lookups of ``lut`` (:data:`CAPS_LUT`'s layout), the rank keys a constant: a helper that
+takes one array and returns once costs no reference counting in the loop that calls it."""
     ge2 = (cx + 6 * _ALL) & _TOP
     ge3 = (cx + 5 * _ALL) & _TOP
     ge4 = (cx + 4 * _ALL) & _TOP
@@ -119,95 +127,99 @@ def _back_rows(cx, sx, va, class_cap, rank5, rank3, k):
     r3, rest = _pop_top(rest)
     # the best front of any 3 of these cards, by ranks alone (a front has no flush)
     if ge3 != 0:
-        front = rank3[3 * k[_top_rank(ge3)]]
+        front = lut[_R3 + 3 * _KEYS[_top_rank(ge3)]]
     elif ge2 != 0:
         p = _top_rank(ge2)
-        front = rank3[2 * k[p] + k[_top_rank(any1 ^ (8 << (4 * p)))]]
+        front = lut[_R3 + 2 * _KEYS[p] + _KEYS[_top_rank(any1 ^ (8 << (4 * p)))]]
     else:
-        front = rank3[k[r1] + k[r2] + k[r3]]
-    if _flush_left(sx):
-        # a flush is left
-        return va, front, -1, -1
+        front = lut[_R3 + _KEYS[r1] + _KEYS[r2] + _KEYS[r3]]
     runs = any1 & (any1 >> 4) & (any1 >> 8) & (any1 >> 12) & (any1 >> 16)
     pairs2 = ge2 != 0 and (ge2 & (ge2 - 1)) != 0
-    if ge4 != 0:
-        return class_cap[QUADS, _top_rank(ge4)], front, -1, -1
-    if ge3 != 0 and pairs2:
-        return class_cap[FULL_HOUSE, _top_rank(ge3)], front, -1, -1
-    if runs != 0 or (any1 & _WHEEL) == _WHEEL:
+    g = ge2 & (ge2 - 1)
+    mid2 = -1
+    front2 = -1
+    if _flush_left(sx):
+        mid = va  # a flush is left
+    elif ge4 != 0:
+        mid = lut[_CC + 13 * QUADS + _top_rank(ge4)]
+    elif ge3 != 0 and pairs2:
+        mid = lut[_CC + 13 * FULL_HOUSE + _top_rank(ge3)]
+    elif runs != 0 or (any1 & _WHEEL) == _WHEEL:
         mid = -1  # the strongest straight left (the wheel's place depends on the rules)
         if runs != 0:
             s0 = _top_rank(runs)
-            mid = rank5[k[s0] + k[s0 + 1] + k[s0 + 2] + k[s0 + 3] + k[s0 + 4]]
+            mid = lut[_KEYS[s0] + _KEYS[s0 + 1] + _KEYS[s0 + 2] + _KEYS[s0 + 3] + _KEYS[s0 + 4]]
         if (any1 & _WHEEL) == _WHEEL:
-            mid = max(mid, rank5[k[12] + k[0] + k[1] + k[2] + k[3]])
-        return mid, front, -1, -1
-    if ge3 != 0:
+            mid = max(mid, lut[_KEYS[12] + _KEYS[0] + _KEYS[1] + _KEYS[2] + _KEYS[3]])
+    elif ge3 != 0:
         # trips and singles: at most the trips and the top two singles in the middle; the
         # front cannot pair (a front pair would beat a middle with no pair)
         t = _top_rank(ge3)
         s1, rest = _pop_top(any1 ^ ge3)
         s2 = _top_rank(rest)
-        return rank5[3 * k[t] + k[s1] + k[s2]], rank3[k[r1] + k[r2] + k[r3]], -1, -1
-    if ge2 == 0:
+        mid = lut[3 * _KEYS[t] + _KEYS[s1] + _KEYS[s2]]
+        front = lut[_R3 + _KEYS[r1] + _KEYS[r2] + _KEYS[r3]]
+    elif ge2 == 0:
         # 8 ranks: the middle is at most the top five and holds the top card (else the
         # front's top card beats it), so the front is at most the next three
         r4, rest = _pop_top(rest)
         r5 = _top_rank(rest)
-        return (rank5[k[r1] + k[r2] + k[r3] + k[r4] + k[r5]], rank3[k[r2] + k[r3] + k[r4]],
-                -1, -1)
-    if not pairs2:
+        mid = lut[_KEYS[r1] + _KEYS[r2] + _KEYS[r3] + _KEYS[r4] + _KEYS[r5]]
+        front = lut[_R3 + _KEYS[r2] + _KEYS[r3] + _KEYS[r4]]
+    elif not pairs2:
         # one pair: the middle at most the pair and the top three singles; the front cannot
         # pair, so it is at most the top three ranks
         p = _top_rank(ge2)
         s1, rest = _pop_top(any1 ^ ge2)
         s2, rest = _pop_top(rest)
         s3 = _top_rank(rest)
-        return (rank5[2 * k[p] + k[s1] + k[s2] + k[s3]], rank3[k[r1] + k[r2] + k[r3]],
-                -1, -1)
-    g = ge2 & (ge2 - 1)
-    if (g & (g - 1)) != 0:  # three or more pairs
-        return class_cap[TWO_PAIR, _top_rank(ge2)], front, -1, -1
-    # two pairs: the middle holds both (the front is then three singles), or one pair at
-    # most the higher with the front's pair at most the lower, or none (below that)
-    p1 = _top_rank(ge2)
-    p2 = _top_rank(ge2 & -ge2)
-    s1, rest = _pop_top(any1 ^ ge2)
-    s2, rest = _pop_top(rest)
-    s3 = _top_rank(rest)
-    o1, rest = _pop_top(any1 ^ (8 << (4 * p1)))
-    o2, rest = _pop_top(rest)
-    o3 = _top_rank(rest)
-    return (rank5[2 * k[p1] + 2 * k[p2] + k[s1]], rank3[k[s1] + k[s2] + k[s3]],
-            rank5[2 * k[p1] + k[o1] + k[o2] + k[o3]], rank3[2 * k[p2] + k[s1]])
+        mid = lut[2 * _KEYS[p] + _KEYS[s1] + _KEYS[s2] + _KEYS[s3]]
+        front = lut[_R3 + _KEYS[r1] + _KEYS[r2] + _KEYS[r3]]
+    elif (g & (g - 1)) != 0:  # three or more pairs
+        mid = lut[_CC + 13 * TWO_PAIR + _top_rank(ge2)]
+    else:
+        # two pairs: the middle holds both (the front is then three singles), or one pair at
+        # most the higher with the front's pair at most the lower, or none (below that)
+        p1 = _top_rank(ge2)
+        p2 = _top_rank(ge2 & -ge2)
+        s1, rest = _pop_top(any1 ^ ge2)
+        s2, rest = _pop_top(rest)
+        s3 = _top_rank(rest)
+        o1, rest = _pop_top(any1 ^ (8 << (4 * p1)))
+        o2, rest = _pop_top(rest)
+        o3 = _top_rank(rest)
+        mid = lut[2 * _KEYS[p1] + 2 * _KEYS[p2] + _KEYS[s1]]
+        front = lut[_R3 + _KEYS[s1] + _KEYS[s2] + _KEYS[s3]]
+        mid2 = lut[2 * _KEYS[p1] + _KEYS[o1] + _KEYS[o2] + _KEYS[o3]]
+        front2 = lut[_R3 + 2 * _KEYS[p2] + _KEYS[s1]]
+    return mid, front, mid2, front2
 
 
 @njit(inline="always")
-def _back_caps(cx, sx, va, front_floor, class_cap, rank5, rank3, k):
+def _back_caps(cx, sx, va, lut):
     """Caps on the middle's and the front's strengths of every split of a back of strength
     ``va`` from the 8 cards it leaves (see :func:`_back_rows`; -1 front: no valid split)."""
-    mid, front, mid2, front2 = _back_rows(cx, sx, va, class_cap, rank5, rank3, k)
+    mid, front, mid2, front2 = _back_rows(cx, sx, va, lut)
     cap = min(va, mid)
-    fs = min(front_floor[cap], front)
+    fs = min(lut[_FF + cap], front)
     if mid2 >= 0:
         cap2 = min(va, mid2)
-        fs = max(fs, min(front_floor[cap2], front2))
+        fs = max(fs, min(lut[_FF + cap2], front2))
         cap = max(cap, cap2)
     return cap, fs
 
 
 @njit(inline="always")
-def _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3, k, scoring, bonus,
-                joint):
+def _back_bound(cx, sx, va, terms, lut, scoring, bonus, joint):
     """Bound on every split of a back of strength ``va`` from the 8 cards it leaves (rank
     counters ``cx``, suit counters ``sx``): the best the middle and the front can make of
     them (:func:`_back_rows`). Also returns the caps on the middle's and the front's
     strengths behind the bound."""
-    mid, front, mid2, front2 = _back_rows(cx, sx, va, class_cap, rank5, rank3, k)
-    both = _bound_at(mid, front, va, terms, front_floor, scoring, bonus, joint)
+    mid, front, mid2, front2 = _back_rows(cx, sx, va, lut)
+    both = _bound_at(mid, front, va, terms, lut, scoring, bonus, joint)
     if mid2 < 0:
         return both
-    one = _bound_at(mid2, front2, va, terms, front_floor, scoring, bonus, joint)
+    one = _bound_at(mid2, front2, va, terms, lut, scoring, bonus, joint)
     if both[0] >= one[0]:
         return both[0], max(both[1], one[1]), max(both[2], one[2])
     return one[0], max(both[1], one[1]), max(both[2], one[2])
@@ -309,13 +321,14 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
 
 @njit
 def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-              terms, class_cap, rank_keys, scoring, bonus, net, single, joint, k, bseen, bval,
+              terms, lut, scoring, bonus, net, single, joint, k, bseen, bval,
               epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
-    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``class_cap[c, r]``
-    is the strongest 5-card strength of hand class ``c`` whose leading rank is ``r``;
-    ``rank_keys`` the rank keys of the card words.
+    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``lut``: the caps
+    lookup (``StrengthTables.caps_lut``: rank5, rank3, then ``class_cap[c, r]``, the
+    strongest 5-card strength of hand class ``c`` whose leading rank is ``r``, then
+    ``front_floor``).
 
     Backs of one strength hold the same ranks, so they leave the same rank counters: unless
     a back leaves a flush (then its suits matter), its second bound is the first one computed
@@ -412,8 +425,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     if no_flush and bseen[va] == hid:
                         ub = bval[va]
                     else:
-                        ub = _back_bound(cx, sx, va, terms, front_floor, class_cap, rank5, rank3,
-                                         rank_keys, scoring, bonus, joint)[0]
+                        ub = _back_bound(cx, sx, va, terms, lut, scoring, bonus, joint)[0]
                         if no_flush:
                             bseen[va] = hid
                             bval[va] = ub
