@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -266,6 +266,32 @@ REMOVAL_KERNELS = ("lazy", "eager")
 DEFAULT_KERNEL = "lazy"
 
 
+_ARGS: dict[tuple, tuple] = {}
+
+
+def _kernel_args(st: StrategyTables, rules: Rules, kernel: str) -> tuple[Any, tuple]:
+    """The search kernel for these tables and its arguments before ``k`` (lookups, terms,
+    rules), cached per (tables object, rules, kernel): one lookup a call."""
+
+    def build() -> tuple[Any, tuple]:
+        t = TABLES[rules.wheel]
+        _, terms = terms_for(rules, st)
+        scoring, bonus, net, single = kernel_params(rules)
+        head = (CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS, t.front_floor)
+        if st.removal is None:
+            return KS.table_top, (*head, terms, t.caps_lut, scoring, bonus, net, single,
+                                  st.joint_grid)
+        coef, pw, pt, lr = removal_terms(st)
+        if kernel == "lazy":
+            gsep, slab, ubany = lazy_terms(st, rules)
+            return KL.lazy_top, (*head, t.caps_lut, st.alpha, pw, pt, lr, coef, gsep, slab,
+                                 ubany, st.roy, scoring, bonus, net, single, st.joint_grid)
+        return KR.removal_top, (*head, terms, t.caps_lut, st.alpha, pw, pt, lr, coef, st.roy,
+                                scoring, bonus, net, single, st.joint_grid)
+
+    return per_tables(_ARGS, (id(st), rules, kernel), st, build)
+
+
 def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = None,
                k: int = 1, kernel: str | None = None) -> TopK:
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
@@ -276,8 +302,7 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     if kernel not in REMOVAL_KERNELS:
         raise ValueError(f"kernel must be one of {', '.join(REMOVAL_KERNELS)}, got {kernel!r}")
     st = tables if tables is not None else tables_for(rules)
-    _, terms = terms_for(rules, st)
-    t = TABLES[rules.wheel]
+    fn, args = _kernel_args(st, rules, kernel)
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
     n = len(hands)
     split = np.full((n, k), -1, dtype=np.int64)
@@ -285,27 +310,14 @@ def search_top(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     rows = np.zeros((n, k, 3), dtype=np.int32)
     found = np.zeros(n, dtype=np.int64)
     odds = np.zeros((n, k, 7))
-    scoring, bonus, net, single = kernel_params(rules)
-    sc = _scratch(t.size)
-    if st.removal is not None and kernel == "lazy":
-        coef, pw, pt, lr = removal_terms(st)
-        gsep, slab, ubany = lazy_terms(st, rules)
-        KL.lazy_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                    t.front_floor, t.caps_lut, st.alpha, pw, pt, lr, coef,
-                    gsep, slab, ubany, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
-                    sc.seen, sc.xslot, sc.xseen, sc.epoch, split, ev, rows,
-                    found, odds)
-    elif st.removal is not None:
-        coef, pw, pt, lr = removal_terms(st)
-        KR.removal_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                       t.front_floor, terms, t.caps_lut, st.alpha, pw, pt, lr,
-                       coef, st.roy, scoring, bonus, net, single, st.joint_grid, k, sc.slot,
-                       sc.seen, sc.epoch, split, ev, rows, found, odds)
+    sc = _scratch(TABLES[rules.wheel].size)
+    if fn is KL.lazy_top:
+        fn(hands, *args, k, sc.slot, sc.seen, sc.xslot, sc.xseen, sc.epoch, split, ev, rows,
+           found, odds)
+    elif fn is KR.removal_top:
+        fn(hands, *args, k, sc.slot, sc.seen, sc.epoch, split, ev, rows, found, odds)
     else:
-        KS.table_top(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3, BACK_SPLITS,
-                     t.front_floor, terms, t.caps_lut, scoring, bonus, net, single,
-                     st.joint_grid, k, sc.bseen, sc.bval, sc.epoch,
-                     split, ev, rows, found, odds)
+        fn(hands, *args, k, sc.bseen, sc.bval, sc.epoch, split, ev, rows, found, odds)
     return TopK(split, ev, rows, found, odds)
 
 

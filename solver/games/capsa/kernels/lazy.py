@@ -119,9 +119,8 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
     s3 = np.empty(n3, dtype=np.int64)      # slot of each 3-card subset
     s5 = np.empty(n5, dtype=np.int64)      # slot of each 5-card subset
     dist5 = np.empty(n5, dtype=np.int64)   # strength of each 5-card slot
-    ub1 = np.empty(n5)                     # first bound of a back, per slot
-    ub2 = np.empty(n5)                     # second bound of a back leaving no flush
-    caps = np.empty((n5, 2), dtype=np.int64)  # and the middle and front caps behind it
+    head = np.empty(n5, dtype=np.int64)    # first 5-card subset of each slot
+    nxt = np.empty(n5, dtype=np.int64)     # the next subset of the same slot
     xv = np.empty((3, n5, 6))              # exact terms, per row and slot
     xn = np.zeros(3, dtype=np.int64)
     pre = np.empty((6, nb))
@@ -173,6 +172,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 seen[s] = hid
                 slot[s] = nd
                 dist5[nd] = s
+                head[nd] = -1
                 _cheap(1, s, ks, an, nk, gsep, slab, m, cm, nd)
                 b = s >> BLOCK_BITS
                 pre[3, b] = max(pre[3, b], cm[nd, 0])
@@ -180,6 +180,8 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 pre[5, b] = min(pre[5, b], cm[nd, 2])
                 nd += 1
             s5[i] = slot[s]
+            nxt[i] = head[s5[i]]  # the 5-card subsets of each strength, as a linked list
+            head[s5[i]] = i
         for b in range(1, nb):
             pre[0, b] = max(pre[0, b], pre[0, b - 1])
             pre[1, b] = max(pre[1, b], pre[1, b - 1])
@@ -187,9 +189,6 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
             pre[3, b] = max(pre[3, b], pre[3, b - 1])
             pre[4, b] = max(pre[4, b], pre[4, b - 1])
             pre[5, b] = min(pre[5, b], pre[5, b - 1])
-        for d in range(nd):
-            ub1[d] = np.nan  # computed when a back of this strength is first bounded
-            ub2[d] = np.nan  # ... and its second bound, when it leaves no flush
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
         thr = -1e300
@@ -276,46 +275,42 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
             if pos == 0:
                 # no back below s_min can reach thr, whatever hand misses m ranks
                 s_min = np.searchsorted(ubany[m], thr)
-                for a in range(n5):
-                    if a == top:
-                        continue
-                    va = v5[a]
-                    sa = s5[a]
+                for sa in range(nd):  # strength by strength, then the backs of each
+                    va = dist5[sa]
                     if va < s_min:
                         continue
-                    u1 = ub1[sa]
-                    if u1 != u1:  # first back of this strength: its bounds, its first bound
-                        _cheap(2, va, ks, an, nk, gsep, slab, m, cb, sa)
-                        fs = front_floor[va]
-                        u1 = (-np.inf if fs < 0 else
-                              _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, va, pre,
-                                           scoring, bonus, joint) + 1e-9)
-                        ub1[sa] = u1
-                    if u1 < thr:
+                    _cheap(2, va, ks, an, nk, gsep, slab, m, cb, sa)
+                    fs = front_floor[va]
+                    if fs < 0 or (_block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, va, pre,
+                                               scoring, bonus, joint) + 1e-9 < thr):
                         continue
-                    cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    plain = not _flush_left(sx)
-                    if plain and ub2[sa] == ub2[sa]:
-                        # backs of one strength leave the same ranks: the same caps, bound
-                        ub = ub2[sa]
-                        cap = caps[sa, 0]
-                        fs = caps[sa, 1]
-                    else:
-                        cap, fs = _back_caps(cx, sx, va, lut)
-                        ub = (-np.inf if fs < 0 else
-                              _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, cap, pre,
-                                           scoring, bonus, joint) + 1e-9)
-                        if plain:
-                            ub2[sa] = ub
-                            caps[sa, 0] = cap
-                            caps[sa, 1] = fs
-                    if ub < thr:
-                        continue
-                    cand[nc] = a
-                    cub[nc] = ub
-                    kcap[nc] = cap
-                    kfs[nc] = fs
-                    nc += 1
+                    ub_plain = np.nan  # backs of one strength leave the same ranks: the same
+                    cap_plain = -1     # caps and bound, unless a flush is left
+                    fs_plain = -1
+                    a = head[sa]
+                    while a >= 0:
+                        cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
+                        plain = not _flush_left(sx)
+                        if plain and ub_plain == ub_plain:
+                            ub = ub_plain
+                            cap = cap_plain
+                            fs = fs_plain
+                        else:
+                            cap, fs = _back_caps(cx, sx, va, lut)
+                            ub = (-np.inf if fs < 0 else
+                                  _block_bound(cb[sa, 0], cb[sa, 1], cb[sa, 2], fs, cap, pre,
+                                               scoring, bonus, joint) + 1e-9)
+                            if plain:
+                                ub_plain = ub
+                                cap_plain = cap
+                                fs_plain = fs
+                        if ub >= thr and a != top:
+                            cand[nc] = a
+                            cub[nc] = ub
+                            kcap[nc] = cap
+                            kfs[nc] = fs
+                            nc += 1
+                        a = nxt[a]
                 order = np.argsort(-cub[:nc])
                 for i in range(nc):  # the caps in visiting order
                     ccap[i] = kcap[order[i]]
