@@ -1,14 +1,17 @@
-"""Capsa Susun solver speed: every figure of the speed issue beside the previous code path,
-measured in the same run on the same hands, with the ratio; then the plain-Python references.
+"""Capsa Susun solver speed: every figure of the speed issue as it ships beside today's path
+(the same code with the eager card-removal search the redesign replaces, kept as
+``search_top(kernel="eager")``), measured in the same run on the same hands, with the ratio and
+the issue's goal for it, and the same code with the tables without card removal; then the
+plain-Python references.
 
-    python benchmarks/bench_capsa_solver.py [--rules standard] [--hands 3000] [--no-plain]
+    python benchmarks/bench_capsa_solver.py [--rules two-four] [--hands 3000] [--no-plain]
 
-Everything runs pinned to one core. The previous paths (``tests/capsa_legacy.py`` and
-``solver/games/capsa/kernels/legacy.py``) are the code as it was before the speed work; the
-benchmark first checks that they give the same answers as the current code. Timings are CPU
-time (``time.process_time``), the best of a few alternating runs, so other work on the
-machine hits both sides alike and waiting for the core is not counted. The public
-solvers' figures are fixed lines, measured elsewhere on this machine (not by this script).
+Everything runs pinned to one core. The benchmark first checks that both searches give the
+same answers (and, without card removal, that the code path before the first speed work,
+``tests/capsa_legacy.py``, does too). Timings are CPU time (``time.process_time``), the best
+of a few alternating runs, so other work on the machine hits every side alike and waiting for
+the core is not counted. The public solvers' figures are fixed lines, measured elsewhere on
+this machine (not by this script).
 
 Then, as before: each figure beside a plain-Python reference doing the same work (every one
 of the 72,072 ordered splits evaluated with the plain evaluator of tests/capsa_reference.py);
@@ -21,6 +24,7 @@ import argparse
 import os
 import tempfile
 import time
+from contextlib import contextmanager
 from itertools import combinations_with_replacement
 from pathlib import Path
 
@@ -32,6 +36,7 @@ import capsa_legacy as legacy
 import capsa_reference as ref
 # isort: on
 
+import solver.games.capsa.search as search_mod
 from solver.batch.many import arrange_many, arrange_many_columns
 from solver.games.capsa.arrange import arrange
 from solver.games.capsa.evaluate import subset_strengths
@@ -43,11 +48,9 @@ from solver.games.capsa.strategy.play import deal, natural_codes, table_play
 from solver.games.capsa.strategy.tables import DATA_FILE, tables_file, tables_for, without_removal
 from solver.warmup import warm_up
 
-# the shipped tables without their card-removal shifts, and without the rows' joint model too
-# (what the previous code shipped with)
+# the shipped tables without their card-removal shifts (the rows' joint model kept)
 _TMP = Path(tempfile.mkdtemp(prefix="capsa-bench-"))
 PLAIN = without_removal(DATA_FILE, _TMP / "plain.npz")
-BARE = without_removal(DATA_FILE, _TMP / "bare.npz", keep_joint=False)
 
 PEERS = (
     ("public C++ solver (pattern-built candidates only), per hand", 19.2, "us/hand"),
@@ -64,54 +67,59 @@ def cpu_time(fn) -> float:
     return time.process_time() - t
 
 
-def pair(new, old, repeat: int = 3) -> tuple[float, float]:
-    """Best-of CPU times (s) of two callables, alternated so background load hits both."""
-    tn = to = float("inf")
+@contextmanager
+def todays_path():
+    """Today's path: the same code with the card-removal search the speed redesign replaces
+    (every row term of every strength a hand holds computed first), kept as the ``eager``
+    kernel."""
+    before = search_mod.DEFAULT_KERNEL
+    search_mod.DEFAULT_KERNEL = "eager"
+    try:
+        yield
+    finally:
+        search_mod.DEFAULT_KERNEL = before
+
+
+def measure(fn, repeat: int = 3) -> tuple[float, float, float]:
+    """Best-of CPU times (s) of ``fn`` as it ships, on today's path, and with the tables
+    without card removal, alternated so background load hits each alike."""
+    tn = tt = tp = float("inf")
     for _ in range(repeat):
-        tn = min(tn, cpu_time(new))
-        to = min(to, cpu_time(old))
-    return tn, to
-
-
-def versus(label: str, new: float, old: float, unit: str, scale: float,
-           target: float | None = None, plain: float | None = None) -> None:
-    """One line: the figure, the same code without card removal (when measured), the previous
-    path's, the ratio to it, and the target when there is one."""
-    verdict = "" if target is None else ("ok" if new * scale <= target else "OVER TARGET")
-    tgt = "" if target is None else f"target <= {target:g}"
-    mid = "" if plain is None else f"no card removal {plain * scale:>9,.2f}  "
-    print(f"  {label:<44} {new * scale:>10,.2f} {unit:<8} {mid}previous {old * scale:>10,.2f}"
-          f"  x{old / new:>6.2f}  {tgt} {verdict}")
-
-
-def triple(new, old, repeat: int = 3) -> tuple[float, float, float]:
-    """Best-of CPU times of ``new`` with the shipped tables, ``new`` with the tables without
-    card removal and ``old`` (the previous path, with the tables it shipped with: neither
-    card removal nor the rows' joint model), alternated."""
-    tn = tp = to = float("inf")
-    for _ in range(repeat):
-        tn = min(tn, cpu_time(new))
+        tn = min(tn, cpu_time(fn))
+        with todays_path():
+            tt = min(tt, cpu_time(fn))
         with tables_file(PLAIN):
-            tp = min(tp, cpu_time(new))
-        with tables_file(BARE):
-            to = min(to, cpu_time(old))
-    return tn, tp, to
+            tp = min(tp, cpu_time(fn))
+    return tn, tt, tp
+
+
+def versus(label: str, times: tuple[float, float, float], count: int, unit: str, scale: float,
+           goal: float | None = None) -> None:
+    """One line: the new figure, today's, the ratio (with the issue's goal for it), and the
+    same code without card removal."""
+    new, today, plain = (x / count * scale for x in times)
+    ratio = today / new
+    verdict = "" if goal is None else (f"goal x{goal:g}: " + ("met" if ratio >= goal else "missed"))
+    print(f"  {label:<44} {new:>10,.2f} {unit:<8} today {today:>10,.2f}  x{ratio:>5.2f} "
+          f"{verdict:<16} no card removal {plain:>9,.2f}")
 
 
 def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
-    """The issue's figures, each beside the same code without card removal and the previous
-    code path (with the tables it shipped with: no card removal)."""
+    """The speed issue's figures: each as it ships, on today's path (the eager card-removal
+    search) and the ratio, measured in the same run on the same hands; and the same code with
+    the tables without card removal."""
     hands = random_hands(n_hands, seed=3)
-    print(f"Capsa solver speed, rules {rules_label(rules)}, one core; the shipped tables (card "
-          "removal), the same code without card removal, and the previous code path, in the "
-          "same run")
+    print(f"Capsa solver speed, rules {rules_label(rules)}, one core; new path, today's path "
+          "(eager card-removal search) and their ratio, in the same run")
     for label, value, unit in PEERS:
         print(f"  {label:<60} {value:>10,.2f} {unit}  (measured elsewhere, fixed)")
 
-    # same answers first: the previous path under the shipped tables (each hand's own tables
-    # in full), and without card removal
-    assert np.array_equal(table_play(hands[:100], rules)[2],
-                          legacy.table_play(hands[:100], rules)[2])
+    # same answers first: both card-removal searches, and the previous path without card
+    # removal (with the tables it shipped with)
+    with todays_path():
+        eager = search_best(hands[:300], rules, k=3)
+    for a, b in zip(search_best(hands[:300], rules, k=3), eager):
+        assert np.array_equal(a, b), "the two card-removal searches disagree"
     with tables_file(PLAIN):
         assert np.array_equal(table_play(hands[:300], rules)[2],
                               legacy.table_play(hands[:300], rules)[2])
@@ -119,56 +127,48 @@ def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
             assert arrange(h, rules, 3, top=5).to_dict() == \
                 legacy.arrange_table(h, rules, 3, 5).to_dict()
 
-    print("batch, method table, one process (target <= 15 us/hand end to end)")
+    print("batch, method table, one process (goal: x4 today's path)")
     n = len(hands)
-    tn, tp, to = triple(lambda: search_best(hands, rules), lambda: legacy.table_play(hands, rules))
-    versus("search kernel alone (best split)", tn / n, to / n, "us/hand", 1e6, plain=tp / n)
-    tn, tp, to = triple(lambda: arrange_many(hands, rules, 3, processes=1, chunk_size=n),
-                        lambda: legacy.best_many(hands, rules, 3))
-    versus("arrange_many(processes=1), dicts", tn / n, to / n, "us/hand", 1e6, 15, tp / n)
-    tc, tpc, _ = triple(lambda: arrange_many_columns(hands, rules, 3, processes=1,
-                                                     chunk_size=n), lambda: None)
-    versus("arrange_many_columns(processes=1), arrays", tc / n, to / n, "us/hand", 1e6, 15,
-           tpc / n)
+    versus("search kernel alone (best split)", measure(lambda: search_best(hands, rules)), n,
+           "us/hand", 1e6)
+    versus("arrange_many(processes=1), 1 opponent, dicts",
+           measure(lambda: arrange_many(hands, rules, 1, processes=1, chunk_size=n)), n,
+           "us/hand", 1e6, 4)
+    versus("arrange_many_columns(processes=1), arrays",
+           measure(lambda: arrange_many_columns(hands, rules, 1, processes=1, chunk_size=n)),
+           n, "us/hand", 1e6, 4)
     single = resolve_rules({"preset": rules_label(rules), "single_royalty": True}) \
         if isinstance(rules_label(rules), str) else rules
-    few = hands[:300]
-    tn, tp, to = triple(lambda: table_play(few, single), lambda: legacy.table_play(few, single),
-                        2)
-    versus("search kernel, single-royalty rule", tn / len(few), to / len(few), "us/hand", 1e6,
-           plain=tp / len(few))
+    few = hands[:500]
+    versus("search kernel, single-royalty rule", measure(lambda: table_play(few, single), 2),
+           len(few), "us/hand", 1e6)
 
-    print("interactive (targets: arrange top 5 <= 50 us)")
+    print("interactive (goal: arrange top 5 x3 today's path)")
     inter = hands[:400]
     m = len(inter)
-    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=5) for h in inter],
-                        lambda: [legacy.arrange_table(h, rules, 3, 5) for h in inter])
-    versus('arrange(hand, method="table", top=5)', tn / m, to / m, "us/hand", 1e6, 50, tp / m)
-    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=5).to_dict() for h in inter],
-                        lambda: [legacy.arrange_table(h, rules, 3, 5).to_dict() for h in inter])
-    versus("  the same and .to_dict() (counts valid splits)", tn / m, to / m, "us/hand", 1e6,
-           plain=tp / m)
-    tn, tp, to = triple(lambda: [arrange(h, rules, 3, "table", top=1) for h in inter],
-                        lambda: [legacy.arrange_table(h, rules, 3, 1) for h in inter])
-    versus('arrange(hand, method="table", top=1)', tn / m, to / m, "us/hand", 1e6, plain=tp / m)
-    tn, to = pair(lambda: [valid_arrangements(h, rules) for h in inter],
-                  lambda: [legacy.count_valid(h, rules) for h in inter])
-    versus("valid_arrangements (every split + foul filter)", tn / m, to / m, "us/hand", 1e6, 30)
+    versus('arrange(hand, method="table", top=5)',
+           measure(lambda: [arrange(h, rules, 1, "table", top=5) for h in inter]), m,
+           "us/hand", 1e6, 3)
+    versus("  the same and .to_dict() (counts valid splits)",
+           measure(lambda: [arrange(h, rules, 1, "table", top=5).to_dict() for h in inter]),
+           m, "us/hand", 1e6)
+    versus('arrange(hand, method="table", top=1)',
+           measure(lambda: [arrange(h, rules, 1, "table", top=1) for h in inter]), m,
+           "us/hand", 1e6)
+    tn = min(cpu_time(lambda: [valid_arrangements(h, rules) for h in inter]) for _ in range(3))
+    print(f"  {'valid_arrangements (every split + foul filter)':<44} {tn / m * 1e6:>10,.2f} "
+          "us/hand  (no card removal involved)")
 
-    print("montecarlo, 1,000 samples, opponents set by table (targets <= 10 ms heads-up, "
-          "<= 30 ms against three)")
-    for opp, target in ((1, 10), (3, 30)):
+    print("montecarlo, 1,000 samples, opponents set by table (goal: x5 today's path)")
+    for opp in (1, 3):
         hs = hands[: mc_hands if opp == 1 else max(mc_hands // 2, 1)]
-        with tables_file(PLAIN):
-            for i, h in enumerate(hs[:2]):
-                assert arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1).to_dict() == \
-                    legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1).to_dict()
-        tn, tp, to = triple(lambda: [arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1)
-                                     for i, h in enumerate(hs)],
-                            lambda: [legacy.arrange_montecarlo(h, rules, opp, 1000, i, 1)
-                                     for i, h in enumerate(hs)], 2)
-        versus(f"arrange montecarlo, {opp} opponent(s)", tn / len(hs), to / len(hs),
-               "ms/hand", 1e3, target, tp / len(hs))
+        for i, h in enumerate(hs[:2]):
+            a = arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1).to_dict()
+            with todays_path():
+                assert a == arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1).to_dict()
+        versus(f"arrange montecarlo, {opp} opponent(s)",
+               measure(lambda: [arrange(h, rules, opp, "montecarlo", 1000, seed=i, top=1)
+                                for i, h in enumerate(hs)], 2), len(hs), "ms/hand", 1e3, 5)
     if hasattr(os, "getloadavg"):
         print(f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores during the run)")
 
@@ -312,7 +312,7 @@ def timed(fn) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rules", default="standard")
+    ap.add_argument("--rules", default="two-four")
     ap.add_argument("--hands", type=int, default=3000, help="hands for the table kernels")
     ap.add_argument("--mc-hands", type=int, default=8, help="hands for Monte Carlo timings")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain-Python references")
