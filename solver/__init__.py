@@ -22,6 +22,7 @@ _EXPORTS = {
     "arrange_many_columns": "solver.batch.many",
     "Arrangement": "solver.games.capsa.splits",
     "valid_arrangements": "solver.games.capsa.splits",
+    "review": "solver.games.capsa.coach",
     "score": "solver.games.capsa.referee",
     "detect_natural": "solver.games.capsa.naturals",
     "Rules": "solver.games.capsa.rules",

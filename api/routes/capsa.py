@@ -31,6 +31,8 @@ from solver.games.capsa.limits import (
     MAX_WORK_PER_REQUEST,
     ROW_SIZES,
 )
+from solver.games.capsa.coach import METHODS as REVIEW_METHODS
+from solver.games.capsa.coach import MISTAKES, review
 from solver.games.capsa.lookup import WHEEL_MODES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, score
 from solver.games.capsa.rules import (
@@ -261,6 +263,90 @@ class ValidResponse(BaseModel):
     valid_arrangements: int
 
 
+MAX_REVIEW_LINES = 5_000  # lines of one review request (a hand each; blank lines count)
+MAX_REVIEW_TEXT = 900_000  # characters: under the body bound (1,000,000 bytes), so the schema answers first
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+Mistake = Annotated[str, choice("mistake", MISTAKES)]
+
+
+class ReviewRequest(Body):
+    text: Annotated[str, Field(max_length=MAX_REVIEW_TEXT, pattern=TEXT_PATTERN)] | None = Field(
+        None, description="JSON lines, one played hand a line (the file as it is; lines that "
+        "do not parse are reported, not refused); text without control characters but tab, "
+        "line feed and carriage return")
+    hands: Annotated[list[Any], Field(min_length=1, max_length=MAX_REVIEW_LINES)] | None = Field(
+        None, description="the played hands as objects (instead of text)")
+    rules: RulesField = "standard"
+    opponents: Opponents = 3
+    method: Annotated[str, choice("method", REVIEW_METHODS)] = "table"
+    samples: Samples = 1000
+    seed: Seed = 0
+    card_removal: CardRemoval = True
+
+
+class MistakeOut(BaseModel):
+    hands: int
+    ev_lost: float
+    mean_ev_lost: float
+    share_of_lost: float
+
+
+class WorstOut(BaseModel):
+    line: int
+    ev_lost: float
+    mistake: Mistake | None
+    hand: list[str]
+
+
+class ReviewSummaryOut(BaseModel):
+    hands: int
+    errors: int
+    exact_share: float | None = Field(description="share of hands played exactly right")
+    ev: float
+    best_ev: float
+    ev_lost: float
+    mean_ev_lost: float
+    mean_ev_lost_ci95: list[float]
+    by_mistake: dict[Mistake, MistakeOut]
+    worst: list[WorstOut]
+    known: dict[str, float] | None = None
+
+
+class HandReviewOut(BaseModel):
+    line: int
+    hand: list[str]
+    mine: dict[str, Any] = Field(description="the rows set, or {natural: kind} if declared")
+    natural: NaturalName | None
+    foul: bool
+    ev: float
+    best_ev: float
+    ev_lost: float
+    exact: bool
+    best: dict[str, Any] = Field(description="the best rows, or {natural: kind}")
+    mistake: Mistake | None
+    mistakes: list[Mistake]
+    opponents: int
+    id: Any = None
+    actual_points: float | None = None
+    best_response: dict[str, Any] | None = None
+
+
+class LineErrorOut(BaseModel):
+    line: int
+    error: str
+
+
+class ReviewResponse(BaseModel):
+    method: Annotated[str, choice("method", REVIEW_METHODS)]
+    card_removal: bool
+    summary: ReviewSummaryOut
+    errors: list[LineErrorOut]
+    hands: list[HandReviewOut]
+    samples: int | None = None
+    seed: int | None = None
+    elapsed_ms: float
+
+
 def _rules(r: str | RulesIn) -> Any:
     return r if isinstance(r, str) else r.spec()
 
@@ -305,3 +391,23 @@ def score_table(body: ScoreRequest) -> dict:
 def count_valid(body: ValidRequest) -> dict:
     """How many of the 72,072 splits of 13 cards are not fouls."""
     return {"valid_arrangements": valid_arrangements(body.hand, _rules(body.rules))}
+
+
+@json_endpoint(bp, "/review", ReviewRequest, ReviewResponse)
+@offload()
+def review_hands(body: ReviewRequest) -> dict:
+    """Review hands played elsewhere: each hand's EV, the best EV, EV lost and the kind of
+    mistake; the summary (EV lost with a 95% CI, per mistake class, the costliest hands)."""
+    if (body.text is None) == (body.hands is None):
+        raise InputError("give the played hands either as text (JSON lines) or as hands, not both")
+    lines: list[Any] = body.text.splitlines() if body.text is not None else list(body.hands or [])
+    if len(lines) > MAX_REVIEW_LINES:
+        raise InputError(f"a review takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
+    if body.method == "montecarlo" and len(lines) * body.samples > MAX_BATCH_SAMPLES:
+        raise InputError(f"a Monte Carlo review may use at most {MAX_BATCH_SAMPLES:,} samples in "
+                         f"all (hands x samples), got {len(lines) * body.samples:,}")
+    start = time.perf_counter()
+    out = review(lines, _rules(body.rules), body.opponents, body.method, body.samples, body.seed,
+                 card_removal=body.card_removal).to_dict()
+    out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
+    return out

@@ -13,6 +13,7 @@ from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import lazy as KL
 from solver.games.capsa.kernels import removal as KR
 from solver.games.capsa.kernels import search as KS
+from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import BACK_SPLITS, CARD_WORD, COMB3, COMB5, TABLES
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.tables import (
@@ -239,6 +240,29 @@ def hand_odds(rules: Rules, st: StrategyTables, hand: np.ndarray,
     KR.removal_odds(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
                     rows, w, t)
     return w, t
+
+
+def split_values(rules: Rules, st: StrategyTables, hand: np.ndarray,
+                 rows: np.ndarray) -> np.ndarray:
+    """The table value against one opponent (N,) of the splits of ``hand`` whose row
+    strengths are ``rows`` (N, 3), with the hand's own card removal when ``st`` models it:
+    what the search gives the same split, to the last bit (a played arrangement's value,
+    beside the best one's, for a review)."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, 3)
+    if st.removal is None:
+        idx = np.arange(3)
+        w, t, l = st.pw[idx, rows], st.pt[idx, rows], st.lr[idx, rows]
+    else:
+        coef, pw1, pt1, lr1 = removal_terms(st)
+        w, t, l = (np.empty(rows.shape) for _ in range(3))
+        KR.removal_row_terms(np.asarray(hand, dtype=np.int64), st.alpha, pw1, pt1, lr1, coef,
+                             rows, w, t, l)
+    scoring, bonus, net, single = kernel_params(rules)
+    out = np.empty(len(rows))
+    KT.split_values(rows, np.ascontiguousarray(w), np.ascontiguousarray(t),
+                    np.ascontiguousarray(l), st.roy, scoring, bonus, net, single,
+                    st.joint_grid, out)
+    return out
 
 
 @functools.lru_cache(maxsize=MAX_PER_TABLES)

@@ -115,6 +115,20 @@ def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
 
 
 @njit
+def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
+    """Win and tie chances and the opponent's royalty on its wins of the rows ``rows`` (N, 3:
+    front, middle, back strengths) of ``hand``, each (N, 3): the entries of
+    :func:`removal_tables` for those strengths only."""
+    ks = np.empty(13, dtype=np.int64)
+    an = np.empty(13)
+    nk = _rank_weights(hand, alpha, ks, an)
+    for i in range(rows.shape[0]):
+        for r in range(3):
+            out_w[i, r], out_t[i, r], out_l[i, r] = _clamped(r, rows[i, r], ks, an, nk, pw, pt,
+                                                             lr, coef)
+
+
+@njit
 def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
     """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
     ``hand`` against its opponent's shifted tables: (N, 3) each."""

@@ -216,3 +216,35 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                            lf[f], lm[b], lb[a], scoring, bonus, net, single, joint)
         out_ev[i] = ev
     return n
+
+
+@njit
+def split_values(rows, w, t, l, roy, scoring, bonus, net, single, joint, out):
+    """The table value of given splits: row strengths ``rows`` (N, 3: front, middle, back),
+    their win and tie chances and the opponent's royalty on its wins ``w``, ``t``, ``l``
+    (N, 3), royalty units per row and strength ``roy`` (3, S). The same operations in the
+    same order as :func:`table_valid_evs`, so a split's value is the same to the last bit."""
+    simple = (scoring != TWO_FOUR) and not single
+    sep = np.empty(3)
+    x = np.empty(3)
+    rr = np.empty(3)
+    for i in range(rows.shape[0]):
+        for r in range(3):
+            s = rows[i, r]
+            wi = w[i, r]
+            ti = t[i, r]
+            xi = 1.0 - wi - ti
+            x[r] = xi
+            rr[r] = roy[r, s]
+            if net:
+                sep[r] = wi - xi + roy[r, s]
+            else:
+                sep[r] = wi - xi + roy[r, s] * wi - l[i, r]
+        if simple:
+            ev = sep[0] + sep[1] + sep[2]
+            if scoring != BASIC:
+                ev += bonus * _scoop_odds(joint, w[i, 0], w[i, 1], w[i, 2], x[0], x[1], x[2])
+        else:
+            ev = _table_ev(w[i, 0], t[i, 0], w[i, 1], t[i, 1], w[i, 2], t[i, 2], rr[0], rr[1],
+                           rr[2], l[i, 0], l[i, 1], l[i, 2], scoring, bonus, net, single, joint)
+        out[i] = ev

@@ -1,0 +1,95 @@
+"""``capsa review FILE``: review hands played elsewhere (JSON lines), and where points went."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from solver.cli.common import int_arg, rules_argument
+from solver.errors import InputError
+from solver.games.capsa.coach import METHODS, review
+
+
+def format_review(rep: dict[str, Any]) -> str:
+    s = rep["summary"]
+    lo, hi = s["mean_ev_lost_ci95"]
+    lines = [f"hands reviewed: {s['hands']:,}   lines not reviewed: {s['errors']:,}   "
+             f"method: {rep['method']}"]
+    if s["hands"]:
+        lines += [f"played exactly right: {s['exact_share']:.1%}",
+                  f"EV lost: {s['ev_lost']:.3f} in all, {s['mean_ev_lost']:.4f} a hand "
+                  f"(95% CI {lo:.4f} to {hi:.4f})",
+                  "EV lost per mistake (each hand in its first class):"]
+        for name, c in sorted(s["by_mistake"].items(), key=lambda kv: -kv[1]["ev_lost"]):
+            lines.append(f"  {name:<26} {c['hands']:>6,} hands  {c['ev_lost']:>10.3f}  "
+                         f"({c['share_of_lost']:.1%})  {c['mean_ev_lost']:.3f} a hand")
+        if s["worst"]:
+            lines.append("costliest hands:")
+            for w in s["worst"]:
+                lines.append(f"  line {w['line']:>6}  {w['ev_lost']:8.3f}  {w['mistake']:<26} "
+                             f"{' '.join(w['hand'])}")
+        if "known" in s:
+            k = s["known"]
+            lines.append(f"against the opponents' actual rows ({k['hands']:,} hands): scored "
+                         f"{k['actual_points']:+.0f}, the best response {k['best_response_points']:+.0f}")
+    for e in rep["errors"][:20]:
+        lines.append(f"line {e['line']}: {e['error']}")
+    if len(rep["errors"]) > 20:
+        lines.append(f"... and {len(rep['errors']) - 20:,} more lines not reviewed (--json lists all)")
+    return "\n".join(lines)
+
+
+def _read(path: str) -> list[str]:
+    try:
+        if path == "-":
+            return sys.stdin.read().splitlines()
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text: {exc.reason}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    lines = _read(args.file)
+    bar = None
+    if args.progress and len(lines) > 1:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(lines), unit="hand", file=sys.stderr, desc="capsa review",
+                   dynamic_ncols=True, leave=False, disable=None)  # None: only on a terminal
+    try:
+        rep = review(lines, args.rules, args.opponents, args.method, args.samples, args.seed,
+                     card_removal=not args.no_card_removal,
+                     progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    out = rep.to_dict()
+    print(json.dumps(out, ensure_ascii=False) if args.json else format_review(out))
+    return 0
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("review", help="review hands played elsewhere (JSON lines): EV lost, "
+                                      "mistakes, the costliest hands")
+    p.add_argument("file", metavar="FILE", help="JSON lines, one hand a line, or - for standard input")
+    p.add_argument("--rules", type=rules_argument, default="standard",
+                   help="preset name (standard, basic, two-four, indonesia) or JSON object")
+    p.add_argument("--opponents", type=int_arg("--opponents", 1, 3), default=3,
+                   help="1 to 3 (default 3; a line with the opponents' rows uses their number)")
+    p.add_argument("--method", choices=METHODS, default="table",
+                   help="table (default; one search a hand) or montecarlo")
+    p.add_argument("--samples", type=int_arg("--samples", 1), default=1000,
+                   help="Monte Carlo deals a hand (default 1000)")
+    p.add_argument("--seed", type=int_arg("--seed", 0), default=0, help="Monte Carlo seed (default 0)")
+    p.add_argument("--no-card-removal", action="store_true",
+                   help="play the tables without card removal (faster, more exploitable)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on standard error")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object: summary, every hand, the lines not reviewed")
+    p.set_defaults(func=run)

@@ -1,0 +1,471 @@
+"""The coach: review many hands a player set elsewhere, and say where the points went.
+
+Each hand is one JSON object (a line of a JSON lines file):
+
+    {"hand": "As Ad ...", "front": "...", "middle": "...", "back": "..."}
+    {"hand": "2c 3d ...", "natural": true}                  (the player declared a natural)
+    {"front": ..., "middle": ..., "back": ..., "opponents": [{"front": ..., ...}, {"hand": ...}]}
+
+``hand`` may be left out (the rows then are the hand); when given, the rows must hold exactly
+its cards. ``opponents`` (optional) are the rows the other seats actually set (``{"hand":
+CARDS}`` for a natural they declared): the hand is then reviewed against that many opponents,
+and the review adds what the player scored and what the best response to those rows would
+have scored, as the play page does. An ``id`` (any JSON value) is passed through.
+
+Per hand: the player's EV and the best EV under the same model (``table``: the self-play
+tables, with the hand's own card removal, from one search a hand; ``montecarlo``: sampled
+deals, both arrangements on the same deals, the hand's deals drawn from
+``hand_seed(seed, hand)``), the EV lost, the best arrangement, and the kind of mistake. A hand
+is played exactly right when it loses at most ``EXACT_EPS``.
+
+**Mistake classes**, checked in this order on a hand that lost more than ``EXACT_EPS``; the
+first that applies is the hand's ``mistake`` (its EV lost is counted there), every one that
+applies is in ``mistakes``:
+
+- ``foul``: the rows are out of order (the back weaker than the middle, or the middle than the
+  front): every row lost to every opponent, and scooped. Rows in the wrong order of strength
+  are exactly this.
+- ``natural_not_declared``: the hand holds a natural, the player set rows, and declaring it
+  was worth more.
+- ``natural_declared``: the player declared a natural where setting rows was worth more.
+- ``flush_or_straight_unmade``: the best arrangement has more 5-card rows that are a
+  straight, a flush or a straight flush than the player's.
+- ``pair_broken``: a rank the player holds two or more of lies in one row in the best
+  arrangement and is spread over two or three rows in the player's.
+- ``front_too_strong``: the player's front is stronger than the best's while the middle or
+  the back is weaker than the best's.
+- ``kickers``: the same hand kind as the best in each row (the loss is in which cards make
+  them, e.g. which pair goes forward, which kickers stay back).
+- ``other``: none of the above.
+
+What the models leave out, written down: against an opponent who also holds a natural a
+declared natural is counted 0 (the naturals' comparison is not modelled; both are rare); a
+foul pays the opponents' royalties as the ``table`` model expects them (its expected royalty
+total, the sum of the three rows even under ``single_royalty``).
+
+>>> rep = review([{"front": "5s 3c 2h", "middle": "As Ad Kh 7c 6d", "back": "Kd Qc Js Ts 9h"}],
+...              opponents=1)
+>>> rep.summary["hands"], rep.hands[0].foul
+(1, False)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solver.cards import format_cards
+from solver.errors import CardError, InputError
+from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED
+from solver.games.capsa.lookup import KIND_NAMES, TABLES
+from solver.games.capsa.methods import exact
+from solver.games.capsa.methods.known import known_opponents
+from solver.games.capsa.methods.montecarlo import hand_seed
+from solver.games.capsa.methods.table import expected_points
+from solver.games.capsa.naturals import Natural, detect_natural
+from solver.games.capsa.referee import row_strengths, score
+from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
+from solver.games.capsa.search import search_top, split_values
+from solver.games.capsa.splits import Arrangement, parse_hand, unpack_split
+from solver.games.capsa.strategy.play import deal
+from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.validation import check_bool, check_choice, check_int
+
+METHODS = ("table", "montecarlo")
+EXACT_EPS = 1e-9
+WORST = 10
+MISTAKES = ("foul", "natural_not_declared", "natural_declared", "flush_or_straight_unmade",
+            "pair_broken", "front_too_strong", "kickers", "other")
+FIELDS = {"hand", "front", "middle", "back", "natural", "opponents", "id"}
+_MADE = {KIND_NAMES.index(k) for k in ("straight", "flush", "straight_flush", "royal_flush")}
+
+
+@dataclass(frozen=True)
+class Played:
+    """One hand as the player set it: rows, or a declared natural; the opponents' rows if
+    known (each ``{front, middle, back}`` or ``{hand}``)."""
+
+    hand: np.ndarray  # the 13 card ids, sorted
+    rows: Arrangement | None
+    opponents: tuple[Mapping[str, Any], ...] = ()
+    id: Any = None
+
+
+@dataclass(frozen=True)
+class HandReview:
+    """The review of one hand (see the module doc)."""
+
+    line: int
+    hand: tuple[int, ...]
+    mine: Arrangement | None  # None: the player declared a natural
+    natural: Natural | None  # the natural the hand holds, if any
+    foul: bool
+    ev: float
+    best_ev: float
+    best: Arrangement | None  # None: declaring the natural is best
+    mistake: str | None
+    mistakes: tuple[str, ...]
+    opponents: int
+    id: Any = None
+    actual_points: float | None = None
+    best_response: dict[str, Any] | None = None
+
+    @property
+    def ev_lost(self) -> float:
+        return max(self.best_ev - self.ev, 0.0)
+
+    @property
+    def exact(self) -> bool:
+        return self.ev_lost <= EXACT_EPS
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "line": self.line, "hand": format_cards(self.hand),
+            "mine": self.mine.to_dict() if self.mine else {"natural": self.natural.kind
+                                                            if self.natural else None},
+            "natural": self.natural.kind if self.natural else None, "foul": self.foul,
+            "ev": round(self.ev, 6), "best_ev": round(self.best_ev, 6),
+            "ev_lost": round(self.ev_lost, 6), "exact": self.exact,
+            "best": self.best.to_dict() if self.best else {"natural": self.natural.kind
+                                                            if self.natural else None},
+            "mistake": self.mistake, "mistakes": list(self.mistakes),
+            "opponents": self.opponents}
+        if self.id is not None:
+            d["id"] = self.id
+        if self.actual_points is not None:
+            d["actual_points"] = self.actual_points
+            d["best_response"] = self.best_response
+        return d
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A line that could not be reviewed, and why."""
+
+    line: int
+    error: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "error": self.error}
+
+
+@dataclass(frozen=True)
+class ReviewReport:
+    """Every reviewed hand, the lines that could not be, and the summary."""
+
+    hands: tuple[HandReview, ...]
+    errors: tuple[LineError, ...]
+    method: str
+    rules: Rules
+    samples: int | None = None
+    seed: int | None = None
+    card_removal: bool = True
+    summary: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "summary", summarize(self.hands, len(self.errors)))
+
+    def to_dict(self, hands: bool = True) -> dict[str, Any]:
+        d: dict[str, Any] = {"method": self.method, "card_removal": self.card_removal,
+                             "summary": self.summary,
+                             "errors": [e.to_dict() for e in self.errors]}
+        if self.method == "montecarlo":
+            d.update(samples=self.samples, seed=self.seed)
+        if hands:
+            d["hands"] = [h.to_dict() for h in self.hands]
+        return d
+
+
+def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
+    """Hands, EV lost in all and per hand with a 95% CI (normal approximation), the share
+    played exactly right, EV lost per mistake class (each hand counted in its first class),
+    the ``WORST`` costliest hands, and, where the opponents' rows were given, the points
+    scored beside the best response's."""
+    hs = list(hands)
+    lost = np.array([h.ev_lost for h in hs])
+    n = len(hs)
+    mean = float(lost.mean()) if n else 0.0
+    half = 1.96 * float(lost.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    by: dict[str, dict[str, Any]] = {}
+    for name in MISTAKES:
+        mine = [h.ev_lost for h in hs if h.mistake == name]
+        if mine:
+            by[name] = {"hands": len(mine), "ev_lost": round(sum(mine), 6),
+                        "mean_ev_lost": round(sum(mine) / len(mine), 6),
+                        "share_of_lost": round(sum(mine) / lost.sum(), 6) if lost.sum() else 0.0}
+    worst = sorted(hs, key=lambda h: (-h.ev_lost, h.line))[:WORST]
+    out: dict[str, Any] = {
+        "hands": n, "errors": errors,
+        "exact_share": round(sum(h.exact for h in hs) / n, 6) if n else None,
+        "ev": round(float(sum(h.ev for h in hs)), 6),
+        "best_ev": round(float(sum(h.best_ev for h in hs)), 6),
+        "ev_lost": round(float(lost.sum()), 6), "mean_ev_lost": round(mean, 6),
+        "mean_ev_lost_ci95": [round(mean - half, 6), round(mean + half, 6)],
+        "by_mistake": by,
+        "worst": [{"line": h.line, "ev_lost": round(h.ev_lost, 6), "mistake": h.mistake,
+                   "hand": format_cards(h.hand)} for h in worst if not h.exact]}
+    known = [h for h in hs if h.actual_points is not None and h.best_response is not None]
+    if known:
+        out["known"] = {"hands": len(known),
+                        "actual_points": round(sum(float(h.actual_points or 0) for h in known), 6),
+                        "best_response_points": round(sum(
+                            float((h.best_response or {})["points"]) for h in known), 6)}
+    return out
+
+
+def parse_played(obj: object) -> Played:
+    """One hand of a review from its JSON object; :class:`InputError` / :class:`CardError`
+    name what is wrong."""
+    if not isinstance(obj, Mapping):
+        raise InputError(f"a hand is a JSON object, got {type(obj).__name__}")
+    unknown = sorted(str(k) for k in obj if k not in FIELDS)
+    if unknown:
+        raise InputError(f"unknown field {unknown[0]!r}; allowed: {', '.join(sorted(FIELDS))}")
+    rows_given = [k for k in ("front", "middle", "back") if k in obj]
+    declared = obj.get("natural", False)
+    if not isinstance(declared, bool):
+        raise InputError("natural is true (the player declared a natural) or false")
+    if declared:
+        if rows_given:
+            raise InputError("a declared natural has no rows; give hand and natural only")
+        if "hand" not in obj:
+            raise InputError("a declared natural needs the hand")
+        return Played(parse_hand(obj["hand"]), None, _opponents(obj), obj.get("id"))
+    if len(rows_given) != 3:
+        missing = [k for k in ("front", "middle", "back") if k not in obj]
+        raise InputError(f"give front, middle and back (missing: {', '.join(missing)}), "
+                         "or hand with natural true")
+    arr = Arrangement.parse(obj["front"], obj["middle"], obj["back"])
+    if "hand" in obj:
+        hand = parse_hand(obj["hand"])
+        extra = sorted(set(arr.cards) - set(hand.tolist()))
+        if extra:
+            raise CardError([f"the rows hold {' '.join(format_cards(extra))}, not in the hand"])
+    else:
+        hand = parse_hand(list(arr.cards))
+    return Played(hand, arr, _opponents(obj), obj.get("id"))
+
+
+def _opponents(obj: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+    given = obj.get("opponents")
+    if given is None:
+        return ()
+    if not isinstance(given, list) or not 1 <= len(given) <= MAX_OPPONENTS:
+        raise InputError(f"opponents is a list of 1 to {MAX_OPPONENTS} seats' rows")
+    for i, o in enumerate(given, 1):
+        if not isinstance(o, Mapping):
+            raise InputError(f"opponent {i}: give front, middle and back, or hand")
+    return tuple(given)
+
+
+def review(source: str | Iterable[str | Mapping[str, Any]], rules: RulesSpec = "standard",
+           opponents: int = 3, method: str = "table", samples: int = 1000, seed: int = 0,
+           card_removal: bool = True,
+           progress: Callable[[int], None] | None = None) -> ReviewReport:
+    """Review the hands of ``source``: JSON lines text, or an iterable of lines (strings) or
+    of hand objects (see the module doc). Lines that do not parse, or whose cards are wrong,
+    are reported with their 1-based line number (blank lines are skipped, and counted);
+    the rest are reviewed. ``progress(n)`` is called after each line."""
+    r = resolve_rules(rules)
+    check_choice("method", method, METHODS)
+    opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
+    samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
+    seed = check_int("seed", seed, 0, MAX_SEED)
+    card_removal = check_bool("card_removal", card_removal)
+    st = tables_for(r)
+    if not card_removal:
+        st = plain_tables(st)
+    items: Iterable[str | Mapping[str, Any]] = (source.splitlines() if isinstance(source, str)
+                                                else source)
+    done: list[HandReview] = []
+    errors: list[LineError] = []
+    for line, item in enumerate(items, 1):
+        try:
+            if isinstance(item, str):
+                if not item.strip():
+                    continue
+                try:
+                    item = json.loads(item)
+                except (ValueError, RecursionError) as exc:
+                    raise InputError(f"not valid JSON: {exc}") from None
+            played = parse_played(item)
+            done.append(review_hand(played, r, st, opponents, method, samples, seed, line))
+        except (InputError, CardError) as exc:
+            errors.append(LineError(line, str(exc)))
+        if progress is not None:
+            progress(1)
+    return ReviewReport(tuple(done), tuple(errors), method, r,
+                        samples if method == "montecarlo" else None,
+                        seed if method == "montecarlo" else None, card_removal)
+
+
+def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int = 3,
+                method: str = "table", samples: int = 1000, seed: int = 0,
+                line: int = 1) -> HandReview:
+    """The review of one parsed hand (``opponents`` unless its opponents' rows are given)."""
+    h = played.hand
+    n_opp = len(played.opponents) or opponents
+    natural = detect_natural(h, rules) if rules.naturals_on else None
+    mine_rows = row_strengths(played.rows, rules) if played.rows is not None else None
+    foul = mine_rows is not None and not (mine_rows[2] >= mine_rows[1] >= mine_rows[0])
+    if played.rows is None and natural is None:
+        raise InputError("natural is true but the hand holds no natural under these rules")
+    if method == "table":
+        best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, rules, st, n_opp,
+                                                                   mine_rows, foul, natural)
+    else:
+        best_split, best_rows, best_ev, my_ev, nat_ev = _montecarlo_evs(
+            h, rules, st, n_opp, samples, seed, mine_rows, foul, natural)
+    best: Arrangement | None = unpack_split(tuple(h.tolist()), best_split)
+    if nat_ev is not None and nat_ev > best_ev:
+        best, best_ev = None, nat_ev
+    if played.rows is None:
+        my_ev = nat_ev if nat_ev is not None else my_ev
+    mistakes = _mistakes(played, rules, mine_rows, best_rows, best, foul, natural,
+                         best_ev - my_ev > EXACT_EPS)
+    actual, br = _known(played, rules, st, natural) if played.opponents else (None, None)
+    return HandReview(line, tuple(h.tolist()), played.rows, natural, foul, my_ev, best_ev,
+                      best, mistakes[0] if mistakes else None, tuple(mistakes), n_opp,
+                      played.id, actual, br)
+
+
+def _foul_value(rules: Rules) -> float:
+    """Row result and scoop of a fouled hand against one opponent who played rows."""
+    return -3.0 - (1.0 if rules.scoring == "two-four" else float(rules.scoop_bonus))
+
+
+def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
+               mine_rows: tuple[int, int, int] | None, foul: bool, natural: Natural | None
+               ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
+    """(best split, its rows, best EV, the player's EV, a declared natural's EV) under the
+    tables: one search for the best, the player's split valued as the search values it."""
+    top = search_top(h[None, :], rules, st, 1)
+    f, m, b = (int(x) for x in top.rows[0, 0])
+    best_ev = float(expected_points(float(top.ev[0, 0]), n_opp, st, rules))
+    my_ev = best_ev
+    if mine_rows is not None:
+        if foul:
+            value = _foul_value(rules) - (0.0 if rules.royalty_mode == "net" else st.opp_royalty)
+        else:
+            value = float(split_values(rules, st, h, np.array([mine_rows]))[0])
+        my_ev = float(expected_points(value, n_opp, st, rules))
+    nat_ev = None
+    if natural is not None:
+        nat_ev = n_opp * (1.0 - st.p_natural) * natural.units
+    return int(top.split[0, 0]), (f, m, b), best_ev, my_ev, nat_ev
+
+
+def _montecarlo_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int, samples: int,
+                    seed: int, mine_rows: tuple[int, int, int] | None, foul: bool,
+                    natural: Natural | None
+                    ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
+    """As :func:`_table_evs`, every EV on the same ``samples`` deals of the unseen cards (the
+    deals of ``arrange(method="montecarlo", seed=hand_seed(seed, hand))``)."""
+    sp = exact.valid_splits(h, rules)
+    unseen = np.setdiff1d(np.arange(52), h)
+    deals = deal(np.random.default_rng(hand_seed(seed, h)), samples, n_opp, unseen)
+    opp = exact.opponent_rows(deals, rules, st)
+    best = exact.exact_result(sp, rules, opp, 1, exact.candidates(sp, rules))[0]
+    i = int(np.flatnonzero(sp.packed == best.split)[0])
+    f, m, b = (int(x) for x in sp.rows[i])
+    my_ev = best.ev
+    _, roy, _, nat = opp
+    if mine_rows is not None:
+        if foul:
+            paid = roy.max(axis=2) if rules.single_royalty else roy.sum(axis=2)
+            my_ev = float(np.where(nat > 0, -nat, _foul_value(rules) - paid).sum() / samples)
+        else:
+            idx = np.flatnonzero((sp.rows == np.array(mine_rows)).all(axis=1))
+            my_ev = exact.exact_result(sp, rules, opp, 1, idx[:1])[0].ev
+    nat_ev = None
+    if natural is not None:
+        nat_ev = float(np.where(nat > 0, 0, natural.units).sum() / samples)
+    return best.split, (f, m, b), best.ev, my_ev, nat_ev
+
+
+def _kinds(rows: tuple[int, int, int], rules: Rules) -> list[int]:
+    kind = TABLES[rules.wheel].kind
+    return [int(kind[s]) for s in rows]
+
+
+def _mistakes(played: Played, rules: Rules, mine: tuple[int, int, int] | None,
+              best: tuple[int, int, int], best_arr: Arrangement | None, foul: bool,
+              natural: Natural | None, lost: bool) -> list[str]:
+    """The mistake classes of the module doc that apply, in their order (``best_arr`` None:
+    declaring the natural is best; ``best`` then are the best rows')."""
+    if not lost:
+        return []
+    out = []
+    if foul:
+        out.append("foul")
+    if natural is not None and played.rows is not None and best_arr is None:
+        out.append("natural_not_declared")
+    if played.rows is None:
+        out.append("natural_declared")
+    if mine is not None and best_arr is not None and played.rows is not None and not foul:
+        mk, bk = _kinds(mine, rules), _kinds(best, rules)
+        if sum(k in _MADE for k in bk[1:]) > sum(k in _MADE for k in mk[1:]):
+            out.append("flush_or_straight_unmade")
+        if _broken(played.rows, best_arr):
+            out.append("pair_broken")
+        if mine[0] > best[0] and (mine[1] < best[1] or mine[2] < best[2]):
+            out.append("front_too_strong")
+        if mk == bk:
+            out.append("kickers")
+    if not out:
+        out.append("other")
+    return out
+
+
+def _rank_rows(arr: Arrangement) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for row, cards in enumerate(arr.rows()):
+        for c in cards:
+            out.setdefault(c // 4, set()).add(row)
+    return out
+
+
+def _broken(mine: Arrangement, best: Arrangement) -> bool:
+    """A rank held twice or more, together in the best arrangement, spread in the player's."""
+    counts: dict[int, int] = {}
+    for c in mine.cards:
+        counts[c // 4] = counts.get(c // 4, 0) + 1
+    m, b = _rank_rows(mine), _rank_rows(best)
+    return any(n >= 2 and len(b[k]) == 1 and len(m[k]) > 1 for k, n in counts.items())
+
+
+def _known(played: Played, rules: Rules, st: StrategyTables, natural: Natural | None
+           ) -> tuple[float, dict[str, Any]]:
+    """What the player scored against the opponents' actual rows, and the best response to
+    them (rows, or the natural when declaring it scores more)."""
+    me: dict[str, Any] = (played.rows.to_dict() if played.rows is not None
+                          else {"hand": format_cards(played.hand)})
+    table = score([me, *played.opponents], rules)
+    actual = float(table.players[0].points)
+    parts = []
+    for o in played.opponents:
+        if "hand" in o and not {"front", "middle", "back"} & set(o):
+            parts.append(known_opponents(played.hand, rules, [o["hand"]], None, st))
+        else:
+            parts.append(known_opponents(played.hand, rules, None, [o], st))
+    opp = tuple(np.concatenate([p[i] for p in parts], axis=1) for i in range(4))
+    sp = exact.valid_splits(played.hand, rules)
+    br = exact.exact_result(sp, rules, (opp[0], opp[1], opp[2], opp[3]), 1,
+                            exact.candidates(sp, rules))[0]
+    out: dict[str, Any] = {**br.arrangement.to_dict(), "points": round(br.ev, 6)}
+    if natural is not None:
+        declared = float(score([{"hand": format_cards(played.hand)}, *played.opponents],
+                               rules).players[0].points)
+        if declared > br.ev:
+            out = {"natural": natural.kind, "points": declared}
+    out["gain"] = round(out["points"] - actual, 6)
+    return actual, out
+
+
+__all__ = ["EXACT_EPS", "METHODS", "MISTAKES", "HandReview", "LineError", "Played",
+           "ReviewReport", "parse_played", "review", "review_hand", "summarize"]
