@@ -149,7 +149,7 @@ def test_from_options_errors_name_the_value_and_the_allowed_ones():
     with pytest.raises(RulesError, match=r"'flush_order' must be 'rank' or 'suit', got 'colour'"):
         BigTwoRules.from_options({"flush-order": "colour"})
     with pytest.raises(RulesError, match="unknown rule option 'jokers'; known: straights, "
-                                         "flush_order, bomb_on_two, zero_sum, players"):
+                                         "flush_order, bomb_on_two, zero_sum, players, scoring"):
         BigTwoRules.from_options({"jokers": 2})
     with pytest.raises(RulesError, match="'players' must be 2, 3 or 4, got 5"):
         BigTwoRules.from_options({"players": 5})

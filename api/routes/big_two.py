@@ -18,7 +18,7 @@ from api.offload import offload
 from api.schemas import Cards, card, cards, choice
 from solver.games.big_two import BigTwoRules, Kind, classify, describe, moves_result
 from solver.games.big_two.moves import HAND_SIZE
-from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, STRAIGHTS
+from solver.games.big_two.rules import DEFAULT_RULES, FLUSH_ORDERS, SCORINGS, STRAIGHTS
 
 bp = Blueprint("big_two", __name__, url_prefix="/v1/big-two")
 
@@ -27,6 +27,7 @@ PlayCards = Annotated[Cards, cards(1, HAND_SIZE, description="a play")]
 KindLabel = Annotated[str, choice("kind", tuple(k.label for k in Kind if k != Kind.PASS))]
 StraightsIn = Annotated[str, choice("straights", STRAIGHTS)]
 FlushOrderIn = Annotated[str, choice("flush_order", FLUSH_ORDERS)]
+ScoringIn = Annotated[str, choice("scoring", SCORINGS)]
 
 
 class BigTwoRulesIn(Body):
@@ -36,6 +37,10 @@ class BigTwoRulesIn(Body):
         default=DEFAULT_RULES.flush_order, description="flushes compare by ranks then suit, or by suit first")
     bomb_on_two: bool = Field(
         default=DEFAULT_RULES.bomb_on_two, description="four of a kind + 1 or a straight flush may beat a single 2")
+    scoring: ScoringIn = Field(
+        default=DEFAULT_RULES.scoring,
+        description="how a hand is scored (the legal plays are the same): `penalty` 1/2/3 "
+                    "points a card left by count, `cards-left` 1 point a card")
 
     def to_rules(self) -> BigTwoRules:
         return BigTwoRules.from_options(self.model_dump())

@@ -4,8 +4,11 @@ From an observation alone (the seat's hand, the plays so far, how many cards eac
 holds, the play to beat) a world is sampled by dealing the unseen cards at random to the
 other seats in their counts (with 2-3 players the rest is set aside). Each candidate play is
 tried in the same worlds and the hand is played out by the baseline bots (fast: one kernel
-call per turn); a candidate's value is the seat's mean points (0 for a win, minus the
-penalty otherwise).
+call per turn); a candidate's value is the seat's mean points at the end of the hand, the
+finished world's ``returns()`` under the observation's rules (its ``scoring`` and
+``zero_sum``): minus the seat's penalty when another seat goes out, and for a win 0 or, when
+the winner collects (``cards-left``, or ``zero_sum``), the points of every other seat's cards
+left, so the search values a win by how many cards it strands in each opponent's hand.
 
 Leads can number 1,600; the search tries a short list: for each kind the lowest plays and
 the highest, the baseline's choice, and the pass when allowed.
@@ -25,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from solver.cards import NUM_CARDS, parse_cards
-from solver.errors import InputError
+from solver.errors import InputError, RulesError
 from solver.games.big_two.bots import BaselineBot
 from solver.games.big_two.engine import BigTwoState
 from solver.games.big_two.moves import (
@@ -48,7 +51,7 @@ from solver.games.search import (
 )
 from solver.games.search import SearchBot as BaseSearchBot
 
-__all__ = ["SearchBot", "advise", "rank", "sample_world"]
+__all__ = ["SearchBot", "advise", "leaf_value", "rank", "sample_world"]
 
 LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
@@ -70,6 +73,8 @@ class View:
             self.history = [(int(h["player"]), parse_play(h["move"], self.rules))
                             for h in obs.get("history") or []]
             req = obs.get("required")
+        except RulesError:
+            raise  # a bad rule option is named as such, with its allowed values
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"not a Big Two observation: {exc!r}") from None
         if len(self.counts) != self.n or self.counts[self.seat] != self.mine.bit_count():
@@ -150,18 +155,25 @@ def _rollout(world: BigTwoState, rng: random.Random) -> None:
     raise InputError("the observation does not describe a hand that can end")
 
 
+def leaf_value(world: BigTwoState, seat: int) -> float:
+    """A finished world's value for ``seat``: its return under the world's rules (every
+    seat's cards left counted as the rules' ``scoring`` counts them)."""
+    return world.returns()[seat]
+
+
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects)."""
     view = View(observation)
-    return search_seat(view, candidates(view), sample_world, _play, _rollout,
-                       lambda w, seat: w.returns()[seat], budget_ms, iterations, seed)
+    return search_seat(view, candidates(view), sample_world, _play, _rollout, leaf_value,
+                       budget_ms, iterations, seed)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
            iterations: int | None = None, seed: int | None = None) -> dict[str, Any]:
-    """``GameInfo.advise``: the seat's candidate plays ranked by mean points (0 = a win)."""
+    """``GameInfo.advise``: the seat's candidate plays ranked by mean points under the rules'
+    scoring (see the module's docstring)."""
     ranked = rank(observation, budget_ms, iterations, seed)  # checks the seat is "player"
     return advice(ranked, lambda m: m.to_json(), observation["player"], "big-two")
 

@@ -1,7 +1,8 @@
 """Capsa Banting (Big Two): one hand, from the deal to the penalties, behind the game contract.
 
 Combinations and legal-move generation live in :mod:`solver.games.big_two.moves`; this module
-runs a hand: deal, dragon check, turns, passes, trick resets and penalty scoring.
+runs a hand: deal, dragon check, turns, passes, trick resets and scoring (the rules'
+``scoring``: the tiered ``penalty`` or ``cards-left``, see :class:`BigTwoRules`).
 
 >>> state = new_game(seed=3)
 >>> state.num_players, [len(h) for h in state.hands()], state.phase
@@ -44,26 +45,13 @@ from solver.games.big_two.moves import (
     mask_to_ids,
     parse_play,
 )
-from solver.games.big_two.rules import DEFAULT_RULES, BigTwoRules
+from solver.games.big_two.rules import DEFAULT_RULES, BigTwoRules, penalty
 
 __all__ = ["BigTwoState", "PHASES", "deal", "new_game", "penalty"]
 
 #: The phases of a hand (one label style with the other games): playing, then over.
 PHASES = ("play", "over")
 ALL_CARDS = frozenset(range(NUM_CARDS))
-
-
-def penalty(cards_left: int) -> int:
-    """Penalty points for the cards a loser still holds.
-
-    >>> [penalty(n) for n in (1, 9, 10, 12, 13)]
-    [1, 9, 20, 24, 39]
-    """
-    if cards_left <= 9:
-        return cards_left
-    if cards_left <= 12:
-        return 2 * cards_left
-    return 3 * cards_left
 
 
 def is_dragon(mask: int) -> bool:
@@ -231,24 +219,37 @@ class BigTwoState(GameState):
 
     # ------------------------------------------------------------------ scoring
     def penalties(self) -> list[int]:
-        """Penalty points per seat (0 for the winner); zeros while the hand runs."""
+        """Points each seat pays under the rules' ``scoring`` (0 for the winner): the tiered
+        penalty of its cards left (``penalty``) or their number (``cards-left``); zeros while
+        the hand runs."""
         if not self.is_terminal():
             return [0] * self.num_players
-        return [0 if p == self.winner else penalty(c) for p, c in enumerate(self.cards_left())]
+        return [0 if p == self.winner else self.rules.points(c)
+                for p, c in enumerate(self.cards_left())]
 
     def returns(self) -> list[float]:
+        """Each seat's points: minus its penalty; the winner 0, or the sum of the others'
+        penalties when the winner collects (``cards-left``, or ``penalty`` with ``zero_sum``).
+
+        >>> state = new_game(hands=["3d", "4d 5d", "6d 7d 8d 9d 9c 9h 9s Td Tc Th", "Jd"],
+        ...                  rules={"scoring": "cards-left"})
+        >>> state.apply("3d"); state.returns()
+        [13.0, -2.0, -10.0, -1.0]
+        """
         pen = self.penalties()
         out = [float(-x) for x in pen]
-        if self.is_terminal() and self.rules.zero_sum:
+        if self.is_terminal() and self.rules.winner_collects:
             out[self.winner] = float(sum(pen))
         return out
 
     def settlement(self) -> dict[str, Any] | None:
-        """Winner, penalties and points once the hand is over (None while it runs)."""
+        """Winner, penalties and points once the hand is over (None while it runs), with the
+        ``scoring`` they were counted by."""
         if not self.is_terminal():
             return None
         return {"winner": self.winner, "dragon": self.dragon, "cards_left": self.cards_left(),
-                "penalties": self.penalties(), "returns": self.returns()}
+                "scoring": self.rules.scoring, "penalties": self.penalties(),
+                "returns": self.returns()}
 
     def clone(self) -> BigTwoState:
         other = object.__new__(BigTwoState)

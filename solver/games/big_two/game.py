@@ -11,13 +11,14 @@ from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation
 from solver.games.big_two import moves_result
 from solver.games.big_two.advise import SearchBot, View, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
-from solver.games.big_two.engine import BigTwoState, new_game, penalty
+from solver.games.big_two.engine import BigTwoState, new_game
 from solver.games.big_two.moves import HAND_SIZE, ids_to_mask, warm_up
 from solver.games.big_two.rules import (
     DEFAULT_RULES,
     FLUSH_ORDERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SCORINGS,
     STRAIGHTS,
     BigTwoRules,
 )
@@ -25,9 +26,12 @@ from solver.games.big_two.rules import (
 
 def moves(hand: Any, current: Any = None, first_trick: bool = False, required: Any = None,
           straights: str = DEFAULT_RULES.straights, flush_order: str = DEFAULT_RULES.flush_order,
-          bomb_on_two: bool = DEFAULT_RULES.bomb_on_two) -> dict[str, Any]:
+          bomb_on_two: bool = DEFAULT_RULES.bomb_on_two,
+          scoring: str = DEFAULT_RULES.scoring) -> dict[str, Any]:
+    """The legal plays of ``hand``; ``scoring`` is checked like any rule but does not change
+    which plays are legal."""
     rules = BigTwoRules.from_options({"straights": straights, "flush_order": flush_order,
-                                      "bomb_on_two": bomb_on_two})
+                                      "bomb_on_two": bomb_on_two, "scoring": scoring})
     return moves_result(hand, current or None, first_trick, rules, required)
 
 
@@ -56,11 +60,12 @@ def from_view(observation: Mapping[str, Any], hidden: Mapping[str, Any]) -> BigT
 
 
 def utility_bounds(rules: Any = None) -> tuple[float, float]:
-    """``GameInfo.utility_bounds``: a loser pays at most the penalty of a full hand; the
-    winner scores 0, or with ``zero_sum`` collects every loser's penalty."""
+    """``GameInfo.utility_bounds``: a loser pays at most the points of a full hand (39 with
+    ``penalty`` scoring, 13 with ``cards-left``); the winner scores 0, or when it collects
+    (``cards-left``, or ``penalty`` with ``zero_sum``) every other seat's points."""
     r = BigTwoRules.from_options(rules)
-    worst = float(penalty(HAND_SIZE))
-    return -worst, worst * (r.players - 1) if r.zero_sum else 0.0
+    worst = float(r.points(HAND_SIZE))
+    return -worst, worst * (r.players - 1) if r.winner_collects else 0.0
 
 
 def summary(observation: Mapping[str, Any]) -> str | None:
@@ -69,8 +74,9 @@ def summary(observation: Mapping[str, Any]) -> str | None:
     if not res:
         return None
     left = ", ".join(f"{{seat:{p}}} {n}" for p, n in enumerate(res["cards_left"]))
+    scored = " (1 point a card)" if res.get("scoring") == "cards-left" else ""
     return (f"{{seat:{res['winner']}}} went out first{' with a dragon' if res['dragon'] else ''}. "
-            f"Cards left: {left}.")
+            f"Cards left{scored}: {left}.")
 
 
 GAME = GameInfo(
@@ -88,9 +94,13 @@ GAME = GameInfo(
                "flushes compare by ranks then suit, or by suit first", FLUSH_ORDERS),
         Option("bomb_on_two", DEFAULT_RULES.bomb_on_two,
                "four of a kind + 1 or a straight flush may beat a single 2"),
-        Option("zero_sum", DEFAULT_RULES.zero_sum, "the winner collects the losers' penalties"),
+        Option("zero_sum", DEFAULT_RULES.zero_sum,
+               "the winner collects the losers' penalties (penalty scoring)"),
         Option("players", DEFAULT_RULES.players, "seats at the table",
                minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
+        Option("scoring", DEFAULT_RULES.scoring,
+               "penalty: 1/2/3 points a card left by count; cards-left: 1 point a card, the "
+               "winner collects (zero_sum has no effect)", SCORINGS),
     ),
     aliases=("capsa-banting", "big2"),
     bots={"search": SearchBot, "baseline": BaselineBot, "random": RandomBot},
@@ -105,6 +115,8 @@ GAME = GameInfo(
                 default=DEFAULT_RULES.flush_order),
         MoveArg("bomb_on_two", "four of a kind / straight flush may not beat a single 2",
                 flag=True, negate="no-bomb-on-two", default=DEFAULT_RULES.bomb_on_two),
+        MoveArg("scoring", "how the hand is scored (checked; the legal plays are the same)",
+                choices=SCORINGS, default=DEFAULT_RULES.scoring),
     ),
     format_moves=format_moves,
     warm_up=warm_up,

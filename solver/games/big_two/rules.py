@@ -5,23 +5,46 @@
 >>> BigTwoRules.from_options({"straight": "poker"})
 Traceback (most recent call last):
 ...
-solver.errors.RulesError: unknown rule option 'straight'; known: straights, flush_order, bomb_on_two, zero_sum, players
+solver.errors.RulesError: unknown rule option 'straight'; known: straights, flush_order, bomb_on_two, zero_sum, players, scoring
+>>> BigTwoRules.from_options({"scoring": "cards_left"}).scoring
+'cards-left'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from solver.errors import RulesError
 from solver.games.base import label
 
-#: Allowed values of the two string options, default first (the one source for the CLI,
-#: the registry's options and the HTTP schemas).
+#: Allowed values of the string options, default first (the one source for the CLI, the
+#: registry's options and the HTTP schemas).
 STRAIGHTS: tuple[str, ...] = ("rank-order", "poker")
 FLUSH_ORDERS: tuple[str, ...] = ("rank", "suit")
+#: How a finished hand is scored: ``penalty``, the tiered penalty of the rules file (1, 2 or
+#: 3 points a card by how many are left; the winner scores 0, or with ``zero_sum`` the sum of
+#: the penalties); ``cards-left``, 1 point a card: each loser scores minus its cards left and
+#: the winner the sum of the others' cards left (zero-sum whatever ``zero_sum`` says).
+SCORINGS: tuple[str, ...] = ("penalty", "cards-left")
+_CHOICES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("straights", STRAIGHTS), ("flush_order", FLUSH_ORDERS), ("scoring", SCORINGS))
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def penalty(cards_left: int) -> int:
+    """Penalty points (``penalty`` scoring) for the cards a loser still holds: 1 a card with
+    9 or fewer, 2 with 10 to 12, 3 with all 13.
+
+    >>> [penalty(n) for n in (1, 9, 10, 12, 13)]
+    [1, 9, 20, 24, 39]
+    """
+    if cards_left <= 9:
+        return cards_left
+    if cards_left <= 12:
+        return 2 * cards_left
+    return 3 * cards_left
 
 
 def _choice(value: Any, allowed: tuple[str, ...]) -> Any:
@@ -37,20 +60,25 @@ def _choice(value: Any, allowed: tuple[str, ...]) -> Any:
 @dataclass(frozen=True)
 class BigTwoRules:
     """The options of ``docs/rules/big-two.md``; invalid values raise :class:`RulesError`
-    naming the value and the allowed ones."""
+    naming the value and the allowed ones.
+
+    ``scoring`` (:data:`SCORINGS`) picks how a finished hand is scored. ``zero_sum`` applies
+    to ``penalty`` scoring only: ``cards-left`` is zero-sum by construction, so there
+    ``zero_sum`` has no effect (either value is accepted and kept as given).
+    """
 
     straights: str = STRAIGHTS[0]
     flush_order: str = FLUSH_ORDERS[0]
     bomb_on_two: bool = True
     zero_sum: bool = False
     players: int = 4
+    scoring: str = SCORINGS[0]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "straights", _choice(self.straights, STRAIGHTS))
-        object.__setattr__(self, "flush_order",
-                           _choice(self.flush_order, FLUSH_ORDERS))
+        for name, allowed in _CHOICES:
+            object.__setattr__(self, name, _choice(getattr(self, name), allowed))
         problems = []
-        for name, allowed in (("straights", STRAIGHTS), ("flush_order", FLUSH_ORDERS)):
+        for name, allowed in _CHOICES:
             value = getattr(self, name)
             if value not in allowed:
                 problems.append(f"rule {name!r} must be "
@@ -91,8 +119,7 @@ class BigTwoRules:
         """The same rules at a table of ``players`` seats."""
         if players == self.players:
             return self
-        return BigTwoRules(self.straights, self.flush_order, self.bomb_on_two, self.zero_sum,
-                           players)
+        return replace(self, players=players)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,6 +128,22 @@ class BigTwoRules:
     def flags(self) -> tuple[bool, bool, bool]:
         """(poker straights, suit-first flushes, bomb on a single 2), as the kernel takes them."""
         return (self.straights == "poker", self.flush_order == "suit", self.bomb_on_two)
+
+    @property
+    def winner_collects(self) -> bool:
+        """Whether the winner is credited the losers' points (``cards-left``, or ``penalty``
+        with ``zero_sum``): then a hand's returns sum to zero."""
+        return self.scoring == "cards-left" or self.zero_sum
+
+    def points(self, cards_left: int) -> int:
+        """What a loser holding ``cards_left`` cards pays under this scoring.
+
+        >>> [BigTwoRules().points(n) for n in (1, 9, 10, 13)]
+        [1, 9, 20, 39]
+        >>> [BigTwoRules(scoring="cards-left").points(n) for n in (1, 9, 10, 13)]
+        [1, 9, 10, 13]
+        """
+        return cards_left if self.scoring == "cards-left" else penalty(cards_left)
 
 
 DEFAULT_RULES = BigTwoRules()
