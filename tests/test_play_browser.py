@@ -530,3 +530,139 @@ def test_capsa_natural_declared_from_the_page(page, live):
     page.wait_for_selector("#review:not([hidden])")
     assert "declared a natural" in page.inner_text("#review")
     assert f"natural: {natural.replace('_', ' ')}" in page.inner_text("#result-body")
+
+
+# ---------------------------------------------------------------- the Capsa drill
+def _drill_state(live, page) -> dict:
+    r = live.app.test_client().post("/v1/sessions/drill/state", json={"token": _token(page)})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def _drill_rows(page, rows: dict[str, list[str]]) -> None:
+    """Set the rows in the drill's editor: the front by clicks, the middle by key 2, the back
+    by a drag and key 3; then wait for the live check to pass."""
+    for c in rows["front"]:
+        page.click(f'#drill-hand button[data-card="{c}"]')
+    for c in rows["middle"]:
+        page.focus(f'#drill-hand button[data-card="{c}"]')
+        page.keyboard.press("2")
+    page.drag_and_drop(f'#drill-hand button[data-card="{rows["back"][0]}"]',
+                       '#drill-rows .drop-row[data-row="back"]')
+    for c in rows["back"][1:]:
+        page.focus(f'#drill-hand button[data-card="{c}"]')
+        page.keyboard.press("3")
+    page.wait_for_selector("#drill #foul.good")
+
+
+def _shown_rows(page, side: str) -> dict[str, list[str]]:
+    return {r: page.locator(f'#{side} .reveal-row[data-row="{r}"] .card').evaluate_all(
+        "els => els.map(e => e.dataset.card)") for r in ("front", "middle", "back")}
+
+
+def _answer_shown(page, answer: dict) -> None:
+    """The page shows the server's answer: EV lost, both EVs, the rows side by side."""
+    assert float(page.inner_text("#drill-lost").split()[0]) == pytest.approx(answer["ev_lost"], abs=1e-3)
+    assert float(page.inner_text("#drill-ev")) == pytest.approx(answer["ev"], abs=1e-3)
+    assert float(page.inner_text("#drill-best-ev")) == pytest.approx(answer["best_ev"], abs=1e-3)
+    assert _shown_rows(page, "drill-mine-rows") == answer["mine"]
+    assert _shown_rows(page, "drill-best-rows") == answer["best"]
+
+
+def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
+    from solver.games.capsa.solve import arrange
+
+    def ranked(hand, k):
+        return arrange(hand, "standard", 2, "table", top=k + 1).arrangements[k].arrangement.to_dict()
+
+    _open(page, live)
+    page.select_option("#game", "capsa")
+    assert page.is_visible("#mode-field")
+    page.select_option("#mode", "drill")
+    assert page.is_hidden("#bots-field") and page.is_hidden("#seat-field")
+    assert page.is_hidden("#seat-bots")
+    page.select_option("#players", "3")
+    page.fill("#seed", "21")
+    assert page.inner_text("#start-btn") == "Start the drill"
+    page.click("#start-btn")
+    page.wait_for_selector("#drill:not([hidden])")
+    _idle(page)
+    assert page.is_hidden("#table") and page.is_hidden("#setup")
+    v = _drill_state(live, page)
+    first = page.locator("#drill-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert first == v["own_cards"] and v["opponents"] == 2
+    assert page.locator("#drill #best-btn").count() == 0  # the best rows are the answer
+    assert "No hand drilled yet" in page.inner_text("#drill-trend")
+    # Hand 1: a costly arrangement (the table method's 5th best), set with the row editor.
+    _drill_rows(page, ranked(first, 4))
+    kinds = page.locator("#drill-rows .row-kind").all_inner_texts()
+    assert all(k.strip() for k in kinds)
+    _shoot(page, "drill-setting-rows")
+    page.click("#drill #set-rows-btn")
+    page.wait_for_selector("#drill-answer:not([hidden])")
+    a1 = _drill_state(live, page)["answer"]
+    assert a1["ev_lost"] > 0 and a1["mistake"]
+    _answer_shown(page, a1)
+    assert page.inner_text("#drill-lost").startswith(f"{a1['ev_lost']:.3f}")
+    assert page.locator("#drill-mistake .strong").inner_text() != ""
+    assert page.inner_text("#drill-hands") == "1"
+    assert float(page.inner_text("#drill-mean")) == pytest.approx(a1["ev_lost"], abs=1e-3)
+    assert page.locator("#drill-trend svg rect.lost-bar").count() == 1
+    assert page.locator(f'#drill-classes tr[data-mistake="{a1["mistake"]}"] td').first.inner_text() == "1"
+    assert page.locator("#drill-worst li").count() == 1
+    _shoot(page, "drill-answer")
+    # Hand 2 (key N): the best rows this time, so nothing is lost; the figures move.
+    page.keyboard.press("n")
+    page.wait_for_function("document.querySelector('#drill-heading').textContent.includes('hand 2')")
+    _idle(page)
+    second = page.locator("#drill-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(second) != sorted(first)
+    assert page.is_disabled('#drill-worst li[data-n="1"] button.practise')  # set this hand first
+    _drill_rows(page, ranked(second, 0))
+    page.click("#drill #set-rows-btn")
+    page.wait_for_selector("#drill-answer:not([hidden])")
+    _idle(page)
+    v2 = _drill_state(live, page)
+    assert v2["answer"]["exact"] and v2["answer"]["ev_lost"] == 0
+    _answer_shown(page, v2["answer"])
+    assert page.inner_text("#drill-hands") == "2"
+    assert float(page.inner_text("#drill-mean")) == pytest.approx(a1["ev_lost"] / 2, abs=1e-3)
+    assert float(page.inner_text("#drill-mean-last").split()[0]) == pytest.approx(
+        v2["stats"]["mean_ev_lost_last"], abs=1e-3)
+    assert page.inner_text("#drill-exact").startswith("1 (50%)")
+    assert page.locator("#drill-trend svg rect.lost-bar").count() == 2
+    assert page.locator("#drill-trend svg polyline").count() == 2  # the two means
+    # Practise the worst mistake again: the same 13 cards, dealt as hand 3.
+    page.click('#drill-worst li[data-n="1"] button.practise')
+    page.wait_for_function("document.querySelector('#drill-heading').textContent.includes('hand 1 again')")
+    _idle(page)
+    again = page.locator("#drill-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(again) == sorted(first)
+    assert _drill_state(live, page)["replay_of"] == 1
+    _drill_rows(page, ranked(again, 0))
+    page.click("#drill #set-rows-btn")
+    page.wait_for_selector("#drill-answer:not([hidden])")
+    _idle(page)
+    st = _drill_state(live, page)["stats"]
+    assert st["hands"] == 3 and st["worst"][0]["fixed"]
+    item = page.locator('#drill-worst li[data-n="1"]')
+    assert "tried 2 times" in item.inner_text() and "fixed" in item.inner_text()
+    assert page.locator("#drill-trend svg rect.lost-bar.again").count() == 1
+    page.click("#drill-trend-table-box summary")
+    assert page.locator("#drill-trend-table tr").count() == 1 + 3
+    assert page.get_attribute("#drill-trend svg", "aria-describedby") == "drill-trend-caption"
+    assert "hands 1 to 3" in page.inner_text("#drill-trend-caption")
+    _shoot(page, "drill-figures")
+    # A reload resumes the drill from the server.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert "continues" in page.inner_text("#notice")
+    assert page.is_visible("#drill") and page.inner_text("#drill-hands") == "3"
+    # New session: back to the start panel; a play session after a drill is a table again.
+    page.click("#drill-new-btn")
+    assert page.is_visible("#setup") and page.is_hidden("#drill") and page.is_hidden("#drill-figures")
+    page.select_option("#mode", "play")
+    assert page.is_visible("#bots-field")
+    _start(page, "capsa", players=2, bots="table", seed=3)
+    assert page.is_hidden("#drill") and page.is_visible("#table")
+    assert page.locator("#my-hand button.card").count() == 13 and page.is_visible("#best-btn")

@@ -6,6 +6,11 @@ the human seat may see (see :mod:`solver.sessions.service`). Errors: 400 bad fie
 unknown or expired token (or hand), 409 a request that does not fit the session's state,
 413 a document over the size bound, 422 an illegal move (the engine's reason in words).
 
+The Capsa drill (``/v1/sessions/drill...``, :mod:`solver.sessions.drill`) is a session of the
+same store: one hand of your 13 cards at a time, your rows graded at once by the coach, the
+running figures kept. The play routes answer a drill's token with 409 ``drill_session``, the
+drill routes a play session's with 409 ``not_a_drill``; ``/delete`` ends either.
+
 The store is the SQLite file ``SESSIONS_DB`` (default: ``sessions.sqlite3`` in the app's
 instance folder; a temporary folder under ``TESTING``), opened on first use.
 """
@@ -18,19 +23,26 @@ import threading
 from typing import Annotated, Any
 
 from flask import Blueprint, current_app, jsonify
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from api.endpoint import ApiError, Body, Int, json_endpoint
+from api.routes.capsa import ArrangementIn, Hand, NaturalName, RulesIn
+from api.schemas import Cards, cards, choice
 from solver.errors import IllegalMoveError, InputError
 from solver.games import DEFAULT_GAME, get_game, list_games
-from solver.sessions.service import LeakError, SessionService, SessionStateError
+from solver.games.capsa.limits import ROW_SIZES
+from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS
+from solver.sessions.drill import DRILL_GAMES, DrillService
+from solver.sessions.service import SEED_MAX, LeakError, SessionService, SessionStateError
 from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
 
 bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
 
 _LOCK = threading.Lock()
 _TAG = "sessions"
-Token = Annotated[str, Field(min_length=1, max_length=100, description="the session token")]
+# tokens are ``secrets.token_urlsafe``: URL-safe base64 letters
+Token = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_-]+$",
+                             description="the session token")]
 Scalar = Annotated[str, Field(max_length=100)] | int | float | bool
 Options = Annotated[dict[Annotated[str, Field(max_length=50)], Scalar], Field(max_length=30)]
 BotName = Annotated[str, Field(max_length=50)]
@@ -57,6 +69,17 @@ def service() -> SessionService:
                                           ("max_doc_bytes", "SESSIONS_MAX_DOC_BYTES"),
                                           ("clock", "SESSIONS_CLOCK")) if c in cfg})
             svc = app.extensions["sessions"] = SessionService(store)
+    return svc
+
+
+def drill() -> DrillService:
+    """The app's drill service, on the sessions' store."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    store = service().store
+    with _LOCK:
+        svc = app.extensions.get("drill")
+        if svc is None or svc.store is not store:
+            svc = app.extensions["drill"] = DrillService(store)
     return svc
 
 
@@ -137,6 +160,64 @@ class ImportRequest(Body):
     bots: BotName | Annotated[list[BotName], Field(max_length=9)] | None = None
 
 
+class DrillRules(RulesIn):
+    """A Capsa preset plus per-option overrides, and the table size the drill models."""
+
+    players: Annotated[Int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS, description=(
+        "seats at the table: the coach grades your rows against players - 1 opponents"))] = 4
+
+
+class DrillCreateRequest(Body):
+    game: Annotated[str, choice("game", DRILL_GAMES, "the game drilled")] = "capsa"
+    rules: DrillRules | None = Field(default=None, description="rule options and players")
+    seed: Annotated[Int, Field(ge=0, le=SEED_MAX)] | None = Field(
+        default=None, description="seed of the drill's deals (random if omitted): hand n "
+                                  "is seat 0's hand n of a play session of the same seed")
+
+
+class DrillNatural(Body):
+    """Declare the natural the hand holds (``cards``, if given, must be the hand)."""
+
+    kind: Annotated[str, choice("kind", ("natural",))]
+    cards: Hand | None = None
+    natural: NaturalName | None = None
+
+
+def _move_shape(value: Any) -> str:
+    natural = isinstance(value, DrillNatural) or (isinstance(value, dict) and "kind" in value)
+    return "<natural>" if natural else "<rows>"
+
+
+DrillMove = Annotated[
+    Annotated[ArrangementIn, Tag("<rows>")] | Annotated[DrillNatural, Tag("<natural>")],
+    Discriminator(_move_shape),
+    Field(description="your rows (front, middle, back), or {kind: natural}"),
+]
+
+
+class DrillMoveRequest(Body):
+    token: Token
+    move: DrillMove
+
+
+FrontSoFar = Annotated[Cards, cards(0, ROW_SIZES["front"], description="the front so far")]
+MiddleSoFar = Annotated[Cards, cards(0, ROW_SIZES["middle"], description="the middle so far")]
+BackSoFar = Annotated[Cards, cards(0, ROW_SIZES["back"], description="the back so far")]
+
+
+class DrillDraft(Body):
+    """Rows being set: each partly filled or left out."""
+
+    front: FrontSoFar | None = None
+    middle: MiddleSoFar | None = None
+    back: BackSoFar | None = None
+
+
+class DrillCheckRequest(Body):
+    token: Token
+    rows: DrillDraft
+
+
 NOT_FOUND = (404,)
 PLAY_ERRORS = (404, 409, 413, 422)
 
@@ -169,6 +250,7 @@ def games() -> dict:
                     "bots": list(info.bots), "playable": playable, "reason": reason,
                     "advisor": info.has_advice, "presentation": info.presentation.name,
                     "partial_check": info.check_partial is not None,
+                    "drill": info.name in DRILL_GAMES,
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "choices": list(o.choices) if o.choices else None,
                                  "minimum": o.minimum, "maximum": o.maximum}
@@ -255,4 +337,52 @@ def delete(body: TokenRequest) -> dict:
     return {"deleted": True}
 
 
-__all__ = ["ApiError", "bp", "service"]
+# ---------------------------------------------------------------- the drill
+@json_endpoint(bp, "/drill", DrillCreateRequest, None, tag=_TAG, errors=(413,),
+               summary="Start a Capsa drill: your 13 cards, graded as soon as you set them")
+def drill_create(body: DrillCreateRequest) -> Any:
+    rules = body.rules.spec() if body.rules is not None else None
+    session, view = _guard(drill().create, body.game, rules, body.seed)
+    return {"token": session.token, **view}
+
+
+@json_endpoint(bp, "/drill/state", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="The drill now: the hand, its answer once set, the running figures")
+def drill_state(body: TokenRequest) -> dict:
+    svc = drill()
+    return svc.view(svc.load(body.token))
+
+
+@json_endpoint(bp, "/drill/check", DrillCheckRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Check the drill rows being set (each full row's kind, foul so far)")
+def drill_check(body: DrillCheckRequest) -> dict:
+    return drill().check(body.token, body.rows.model_dump(exclude_none=True))
+
+
+@json_endpoint(bp, "/drill/move", DrillMoveRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Set the drill hand's rows (or declare its natural): EV lost, the best "
+                       "arrangement and the mistake class at once; the figures updated")
+def drill_move(body: DrillMoveRequest) -> dict:
+    return _guard(drill().move, body.token, body.move.model_dump(exclude_none=True))
+
+
+@json_endpoint(bp, "/drill/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Deal the drill's next hand")
+def drill_next(body: TokenRequest) -> dict:
+    return drill().next_hand(body.token)
+
+
+@json_endpoint(bp, "/drill/again", HandRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="Deal the cards of drilled hand n again (practise a mistake again)")
+def drill_again(body: HandRequest) -> dict:
+    return drill().again(body.token, body.n)
+
+
+@json_endpoint(bp, "/drill/stats", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+               summary="The drill's figures: hands, mean EV lost (all, last 20), per mistake "
+                       "class, the trend and the worst mistakes")
+def drill_stats(body: TokenRequest) -> dict:
+    return drill().stats(body.token)
+
+
+__all__ = ["ApiError", "bp", "drill", "service"]

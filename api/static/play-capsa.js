@@ -1,35 +1,58 @@
 /* Capsa's table: the rows set by click, key or drag with the server's live foul check, the
  * solver's "best", and after the reveal every seat's rows, the referee's breakdown and the
- * review. */
+ * review. The row editor serves the table and the drill (play-drill.js) alike: where it
+ * draws, what it checks with and what a set of rows does come from the editor in use. */
 import {
   $, ROWS, S, api, cardFace, cardsEl, clearError, el, hooks, seatName, showError, signed, words,
 } from "./play-ui.js";
+
+// The table's editor: the "Your hand" part of the table panel, the session's live check,
+// the move played through play.js, and the solver's "Best".
+const TABLE = {
+  pool: "my-hand", rows: "capsa-rows", controls: "controls", check: "/v1/sessions/check",
+  cards: (v) => v.observation.hands[v.seat] || [],
+  open: (v) => v.your_turn,
+  play: (move) => hooks.play(move),
+  view: () => S.view,
+  best: true,
+};
+let E = TABLE;
+
+// Use ``editor`` from now on ({pool, rows, controls: element ids; check: the check route;
+// cards(v), open(v), play(move), view(); best: offer "Best"}); what the last one drew is cleared,
+// so the ids of the buttons stay unique on the page.
+export function useEditor(editor) {
+  if (E === editor) return;
+  [E.pool, E.rows, E.controls].forEach((id) => { const n = $(id); if (n) n.textContent = ""; });
+  E = editor;
+}
 
 // Re-rendering the rows replaces the card buttons: keep the keyboard focus in place (on
 // the same card while it stays in the hand, else on the card now at its place there).
 export function renderCapsaMine(v) {
   const a = document.activeElement;
   const had = a && a.classList && a.classList.contains("in-hand") ? a.dataset.card : null;
-  const pool = had ? [...$("my-hand").querySelectorAll("button.card")].map((b) => b.dataset.card) : [];
+  const pool = had ? [...$(E.pool).querySelectorAll("button.card")].map((b) => b.dataset.card) : [];
   drawCapsaMine(v);
   if (!had) return;
-  const buttons = [...$("my-hand").querySelectorAll("button.card")];
+  const buttons = [...$(E.pool).querySelectorAll("button.card")];
   const same = buttons.find((b) => b.dataset.card === had);
   const wasPool = pool.includes(had);
   const target = (wasPool && same) || (wasPool && buttons[Math.min(pool.indexOf(had), buttons.length - 1)]) ||
-    document.querySelector('#capsa-rows button.card[data-card="' + had + '"]') || same;
+    document.querySelector("#" + E.rows + ' button.card[data-card="' + had + '"]') || same;
   if (target) target.focus();
 }
 
 function drawCapsaMine(v) {
-  const hand = $("my-hand");
+  const hand = $(E.pool);
   hand.textContent = "";
   $("moves-wrap").hidden = true;
-  const controls = $("controls");
+  const controls = $(E.controls);
   controls.textContent = "";
-  const all = (v.observation.hands[v.seat] || []);
-  hand.classList.toggle("pool", v.your_turn);
-  if (!v.your_turn) {
+  const all = E.cards(v);
+  const open = E.open(v);
+  hand.classList.toggle("pool", open);
+  if (!open) {
     all.forEach((c) => hand.appendChild(cardFace(c)));
     return;
   }
@@ -37,7 +60,7 @@ function drawCapsaMine(v) {
   hand.dataset.row = "pool";
   all.filter((c) => !placed.has(c)).forEach((c) => hand.appendChild(capsaCard(c, "pool")));
   if (placed.size === 13) hand.appendChild(el("span", "muted", "every card is in a row"));
-  const rowsBox = $("capsa-rows");
+  const rowsBox = $(E.rows);
   rowsBox.textContent = "";
   ROWS.forEach(([name, size]) => {
     const row = el("div", "drop-row");
@@ -48,7 +71,7 @@ function drawCapsaMine(v) {
     head.type = "button";
     head.setAttribute("aria-pressed", S.target === name ? "true" : "false");
     head.title = "Cards you click go to this row";
-    head.addEventListener("click", () => { S.target = name; renderCapsaMine(S.view); });
+    head.addEventListener("click", () => { S.target = name; renderCapsaMine(E.view()); });
     row.appendChild(head);
     const cards = el("div", "row-cards");
     S.rows[name].forEach((c) => cards.appendChild(capsaCard(c, name)));
@@ -80,15 +103,17 @@ function drawCapsaMine(v) {
   submit.type = "button";
   submit.id = "set-rows-btn";
   submit.disabled = !(S.check && S.check.complete && !S.check.foul && placed.size === 13);
-  submit.addEventListener("click", () => hooks.play({ front: S.rows.front, middle: S.rows.middle,
+  submit.addEventListener("click", () => E.play({ front: S.rows.front, middle: S.rows.middle,
     back: S.rows.back }));
   controls.appendChild(submit);
-  const best = el("button", "secondary", "Best");
-  best.type = "button";
-  best.id = "best-btn";
-  best.title = "Fill the rows with the solver's best arrangement";
-  best.addEventListener("click", fillBest);
-  controls.appendChild(best);
+  if (E.best) {
+    const best = el("button", "secondary", "Best");
+    best.type = "button";
+    best.id = "best-btn";
+    best.title = "Fill the rows with the solver's best arrangement";
+    best.addEventListener("click", fillBest);
+    controls.appendChild(best);
+  }
   const clear = el("button", "secondary", "Clear rows");
   clear.type = "button";
   clear.addEventListener("click", () => { S.rows = { front: [], middle: [], back: [] };
@@ -98,7 +123,7 @@ function drawCapsaMine(v) {
     const nat = el("button", "secondary", "Declare the natural (" + words(v.natural_move.natural) + ")");
     nat.type = "button";
     nat.id = "natural-btn";
-    nat.addEventListener("click", () => hooks.play(v.natural_move));
+    nat.addEventListener("click", () => E.play(v.natural_move));
     controls.appendChild(nat);
   }
 }
@@ -161,10 +186,10 @@ function unplace(c) {
 }
 
 async function checkRows() {
-  renderCapsaMine(S.view);
+  renderCapsaMine(E.view());
   const seq = ++S.checkSeq;
   try {
-    const out = await api("/v1/sessions/check", { token: S.token, rows: S.rows });
+    const out = await api(E.check, { token: S.token, rows: S.rows });
     if (seq !== S.checkSeq) return;
     S.check = out;
   } catch (e) {
@@ -172,7 +197,7 @@ async function checkRows() {
     S.check = null;
     showError(e.message);
   }
-  renderCapsaMine(S.view);
+  renderCapsaMine(E.view());
   const f = $("foul");
   if (f) f.dataset.checked = String(seq);
 }
@@ -272,6 +297,7 @@ export const capsaRows = {
   },
   hide() { $("capsa-rows").hidden = true; },
   renderMine(v) {
+    useEditor(TABLE);
     $("capsa-rows").hidden = !v.your_turn;
     $("mine-heading").textContent = v.your_turn ? "Your 13 cards: set the rows" : "Your hand";
     renderCapsaMine(v);

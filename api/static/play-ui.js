@@ -7,12 +7,13 @@ export const RANK_NAME = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten",
   8: "Eight", 7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
 export const ROWS = [["front", 3], ["middle", 5], ["back", 5]];
 export const TOKEN_KEY = "capsa-play-token";
+export const MODE_KEY = "capsa-play-mode";  // "drill" when the saved token is a drill's
 
 export const $ = (id) => document.getElementById(id);
 export const S = {
   games: {}, token: null, view: null, selected: new Set(),
   rows: { front: [], middle: [], back: [] }, target: "front", check: null, checkSeq: 0,
-  hint: null, replay: null, frame: 0, busy: false, seenHistory: 0,
+  hint: null, replay: null, frame: 0, busy: false, seenHistory: 0, drill: null,
 };
 
 // ------------------------------------------------------------------ helpers

@@ -5,9 +5,10 @@
  * or from the page module of the view's presentation (play-presentations.js): this module
  * knows no game by name. */
 import { cardCounts, events, renderBoard } from "./play-board.js";
+import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill } from "./play-drill.js";
 import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
-  $, S, TOKEN_KEY, api, cardFace, cardsEl, clearError, el, hooks, moveEl, moveKey, moveText,
+  $, MODE_KEY, S, TOKEN_KEY, api, cardFace, cardsEl, clearError, el, hooks, moveEl, moveKey, moveText,
   notice, sameCards, seatName, seatText, showError, signed, words,
 } from "./play-ui.js";
 
@@ -53,6 +54,8 @@ function onGameChange() {
     (n > 2 ? "s" : "") + ")"), playersOpt ? playersOpt.default : hi);
   $("players-field").hidden = counts.length < 2;
   fillSelect($("bots"), g.bots, null, g.bots[0]);
+  $("mode-field").hidden = !g.drill;
+  if (!g.drill) $("mode").value = "play";
   onPlayersChange();
   const box = $("options-fields");
   box.textContent = "";
@@ -86,6 +89,26 @@ function onGameChange() {
     box.appendChild(f);
   });
   $("options").hidden = !box.children.length;
+  onModeChange();
+}
+
+// The drill (a game's solo mode, where the server offers one) deals only your cards: no
+// bots, no seat to choose; the players say how many opponents the answer is against.
+function drilling() {
+  const g = S.games[$("game").value];
+  return Boolean(g && g.drill && $("mode").value === "drill");
+}
+
+function onModeChange() {
+  const drill = drilling();
+  $("bots-field").hidden = $("seat-field").hidden = drill;
+  $("seat-bots").hidden = drill;
+  [...$("players").options].forEach((o) => {
+    const n = Number(o.value);
+    o.textContent = n + " (" + (n - 1) + (drill ? " opponent" : " bot") + (n > 2 ? "s" : "") +
+      (drill ? " modelled)" : ")");
+  });
+  $("start-btn").textContent = drill ? "Start the drill" : "Start";
 }
 
 function onPlayersChange() {
@@ -122,7 +145,7 @@ function renderSeatBots() {
 function setupBody() {
   const g = S.games[$("game").value];
   const bots = [...document.querySelectorAll("#seat-bots-fields select")].map((x) => x.value);
-  const body = { game: g.name, bots: bots.length ? bots : $("bots").value,
+  const body = drilling() ? { game: g.name } : { game: g.name, bots: bots.length ? bots : $("bots").value,
     seat: Number($("seat").value) };
   const rules = {};
   if (g.options.some((o) => o.name === "players")) rules.players = Number($("players").value);
@@ -154,6 +177,10 @@ function setupBody() {
 async function start(ev) {
   ev.preventDefault();
   await run(async () => {
+    if (drilling()) {
+      closeReplay();
+      return startDrill(setupBody());
+    }
     const v = await api("/v1/sessions", setupBody());
     adopt(v);
   });
@@ -178,7 +205,10 @@ async function importHand() {
 
 function adopt(v) {
   S.token = v.token;
-  try { localStorage.setItem(TOKEN_KEY, v.token); } catch (e) { /* private mode */ }
+  try {
+    localStorage.setItem(TOKEN_KEY, v.token);
+    localStorage.removeItem(MODE_KEY);
+  } catch (e) { /* private mode */ }
   closeReplay();
   $("export-box").hidden = true;
   show(v);
@@ -188,7 +218,11 @@ function adopt(v) {
 function forget() {
   S.token = null;
   S.view = null;
-  try { localStorage.removeItem(TOKEN_KEY); } catch (e) { /* ignore */ }
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(MODE_KEY);
+  } catch (e) { /* ignore */ }
+  hideDrill();
   $("table").hidden = true;
   $("history").hidden = true;
   closeReplay();
@@ -199,6 +233,7 @@ function forget() {
 function show(v) {
   const prev = S.view;
   const newHand = !prev || prev.hand !== v.hand || prev.game !== v.game;
+  hideDrill();
   S.view = v;
   const pres = presentationOf(v);
   if (newHand && pres.newHand) pres.newHand();
@@ -577,6 +612,10 @@ function onKey(ev) {
     if (ev.key === "End") { ev.preventDefault(); return stepReplay(1e9); }
     if (ev.key === "Escape") { return closeReplay(); }
   }
+  if (S.drill) {
+    if ((ev.key === "n" || ev.key === "N") && S.drill.answered) { ev.preventDefault(); drillNext(); }
+    return;
+  }
   if (!S.view) return;
   if (ev.key === "h" || ev.key === "H") { ev.preventDefault(); hint(); }
   else if ((ev.key === "n" || ev.key === "N") && S.view.terminal) { ev.preventDefault(); nextHand(); }
@@ -601,6 +640,9 @@ async function init() {
   $("next-btn").addEventListener("click", nextHand);
   $("again-btn").addEventListener("click", () => S.view && playAgain(S.view.hand));
   $("new-btn").addEventListener("click", () => { forget(); clearError(); notice(""); });
+  $("drill-new-btn").addEventListener("click", () => { forget(); clearError(); notice(""); });
+  $("mode").addEventListener("change", onModeChange);
+  initDrill();
   $("replay-close").addEventListener("click", closeReplay);
   $("replay-first").addEventListener("click", () => stepReplay(0));
   $("replay-prev").addEventListener("click", () => stepReplay(S.frame - 1));
@@ -614,27 +656,45 @@ async function init() {
     const wanted = new URLSearchParams(location.search).get("game");
     fillSelect($("game"), names, names.map((n) => S.games[n].title),
       names.includes(wanted) ? wanted : g.default);
+    if (new URLSearchParams(location.search).get("mode") === "drill") $("mode").value = "drill";
     onGameChange();
   } catch (e) {
     showError("Could not load the list of games: " + e.message);
     return;
   }
-  let saved = null;
-  try { saved = localStorage.getItem(TOKEN_KEY); } catch (e) { saved = null; }
+  let saved = null, mode = null;
+  try {
+    saved = localStorage.getItem(TOKEN_KEY);
+    mode = localStorage.getItem(MODE_KEY);
+  } catch (e) { saved = null; }
   if (saved) {
     try {
-      const v = await api("/v1/sessions/state", { token: saved });
-      S.token = saved;
-      show(v);
-      refreshHistory();
+      await resume(saved, mode === "drill");
       notice("Welcome back: your session continues.");
     } catch (e) {
-      try { localStorage.removeItem(TOKEN_KEY); } catch (x) { /* ignore */ }
+      try {
+        localStorage.removeItem(TOKEN_KEY);
+        localStorage.removeItem(MODE_KEY);
+      } catch (x) { /* ignore */ }
       if (e.status === 404) notice("Your last session has ended (sessions expire); start a new one.");
       else showError(e.message);
     }
   }
   document.body.dataset.ready = "true";
+}
+
+// The saved session: a table, or a drill (the server says which when the page was told wrong).
+async function resume(token, drill) {
+  try {
+    const v = await api(drill ? "/v1/sessions/drill/state" : "/v1/sessions/state", { token: token });
+    S.token = token;
+    if (drill) showDrill(v);
+    else { show(v); refreshHistory(); }
+  } catch (e) {
+    if (e.status !== 409 || !["drill_session", "not_a_drill"].includes(e.code)) throw e;
+    const v = await api(drill ? "/v1/sessions/state" : "/v1/sessions/drill/state", { token: token });
+    if (drill) { adopt({ ...v, token: token }); } else adoptDrill({ ...v, token: token });
+  }
 }
 
 Object.assign(hooks, { play, run, showHint });

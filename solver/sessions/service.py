@@ -241,11 +241,20 @@ class SessionService:
         return created, self.view(created, state)
 
     def load(self, token: str) -> Session:
-        return self.store.load(token)
+        return self._load(token)
+
+    def _load(self, token: str) -> Session:
+        """The session of ``token``, refused (409 ``drill_session``) when it is a drill:
+        a drill has no table to play (see :mod:`solver.sessions.drill`)."""
+        session = self.store.load(token)
+        if session.meta.get("mode") == "drill":
+            raise SessionStateError("this session is a drill: use the /v1/sessions/drill "
+                                    "routes", code="drill_session")
+        return session
 
     def move(self, token: str, move_doc: Any) -> dict[str, Any]:
         """Play the human's move (the engine validates it), then let the bots answer."""
-        session = self.store.load(token)
+        session = self._load(token)
         state = self._state(session)
         seat = session.meta["seat"]
         if state.is_terminal():
@@ -271,7 +280,7 @@ class SessionService:
 
     def next_hand(self, token: str) -> dict[str, Any]:
         """Deal the next hand of the session (after the current one is over)."""
-        session = self.store.load(token)
+        session = self._load(token)
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand first")
@@ -285,7 +294,7 @@ class SessionService:
 
     def replay_deal(self, token: str, n: int) -> dict[str, Any]:
         """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal."""
-        session = self.store.load(token)
+        session = self._load(token)
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand before replaying a deal")
@@ -307,7 +316,7 @@ class SessionService:
 
     def history(self, token: str) -> dict[str, Any]:
         """The kept hands of a session, oldest first (no cards: a summary per hand)."""
-        session = self.store.load(token)
+        session = self._load(token)
         hands = [{"n": r["n"], "replay_of": r.get("replay_of"), "returns": r["returns"],
                   "points": r["points"], "moves": r["moves"],
                   "cost": (r.get("review") or {}).get("cost"),
@@ -319,7 +328,7 @@ class SessionService:
     def hand_frames(self, token: str, n: int) -> dict[str, Any]:
         """A finished hand move by move, as the human seat saw it: the observation after the
         deal and after every move, with the move itself when the rules show it."""
-        session = self.store.load(token)
+        session = self._load(token)
         rec = self._hand(session, n)
         info = self._info(session.game)
         seat = session.meta["seat"]
@@ -352,7 +361,7 @@ class SessionService:
     def export(self, token: str, n: int) -> dict[str, Any]:
         """Finished hand ``n`` as the contract's ``to_json`` document (when nothing of it is
         still hidden from the human seat under the rules)."""
-        session = self.store.load(token)
+        session = self._load(token)
         rec = self._hand(session, n)
         final = self._info(session.game).from_json(rec["doc"])
         hidden = self._still_hidden(final, session.meta["seat"])
@@ -384,7 +393,7 @@ class SessionService:
 
     def advice(self, token: str) -> dict[str, Any]:
         """The solver's suggestion for the human's current decision, from its observation."""
-        session = self.store.load(token)
+        session = self._load(token)
         state = self._state(session)
         seat = session.meta["seat"]
         if state.is_terminal() or state.current_player != seat:
@@ -401,7 +410,7 @@ class SessionService:
     def check_partial(self, token: str, draft: Any) -> dict[str, Any]:
         """The live check of a move being built, where the game has one (a table game's
         rows: each full row's kind, a foul so far)."""
-        session = self.store.load(token)
+        session = self._load(token)
         info = self._info(session.game)
         if info.check_partial is None:
             raise SessionStateError(f"{info.name} moves are picked whole: there is nothing "

@@ -1,0 +1,389 @@
+/* The Capsa drill (/v1/sessions/drill...): one hand of your 13 cards at a time, set with the
+ * table's row editor (play-capsa.js) and its live foul check; the answer at once (EV lost,
+ * your rows beside the best, the mistake class), the running figures with a trend chart
+ * (inline SVG, drawn here) and the worst mistakes to practise again. The session lives on
+ * the server; the page keeps only its token. */
+import { capsaRows, renderCapsaMine, useEditor } from "./play-capsa.js";
+import {
+  $, MODE_KEY, ROWS, S, TOKEN_KEY, api, cardFace, el, hooks, signed, words,
+} from "./play-ui.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// The coach's mistake classes in words (solver/games/capsa/coach.py says how each is told).
+const MISTAKE = {
+  foul: ["Foul", "the rows are out of order: every row loses and you are scooped"],
+  natural_not_declared: ["Natural not declared", "declaring the natural the hand holds was worth more"],
+  natural_declared: ["Natural declared", "setting rows was worth more than declaring the natural"],
+  flush_or_straight_unmade: ["Flush or straight not made",
+    "the best rows make more straights or flushes in the middle and back"],
+  pair_broken: ["Pair broken up", "cards of one rank that the best rows keep together are spread over rows"],
+  front_too_strong: ["Front too strong", "a stronger front than the best's, paid for in the middle or back"],
+  kickers: ["Kickers", "the same kind of hand in each row as the best: the loss is in which cards make them"],
+  other: ["Other", "none of the named patterns"],
+};
+
+export function mistakeLabel(name) {
+  return name ? (MISTAKE[name] ? MISTAKE[name][0] : words(name)) : "None: played exactly right";
+}
+
+// The editor of the drill's rows: its own part of the page, the drill's live check.
+const DRILL = {
+  pool: "drill-hand", rows: "drill-rows", controls: "drill-controls",
+  check: "/v1/sessions/drill/check",
+  cards: (v) => v.own_cards || [],
+  open: (v) => !v.answered,
+  play: (move) => setRows(move),
+  view: () => S.drill,
+  best: false,  // the best rows are the answer
+};
+
+const fmt = (x) => (x === null || x === undefined ? "—" : Number(x).toFixed(3));
+const short = (x) => String(Math.round(Number(x) * 1000) / 1000);  // an axis value: 20, 2.5
+
+// ------------------------------------------------------------------ session
+export async function startDrill(body) {
+  const v = await api("/v1/sessions/drill", body);
+  adoptDrill(v);
+}
+
+export function adoptDrill(v) {
+  S.token = v.token;
+  try {
+    localStorage.setItem(TOKEN_KEY, v.token);
+    localStorage.setItem(MODE_KEY, "drill");
+  } catch (e) { /* private mode */ }
+  showDrill(v);
+}
+
+export function hideDrill() {
+  S.drill = null;
+  $("drill").hidden = true;
+  $("drill-figures").hidden = true;
+}
+
+async function setRows(move) {
+  await hooks.run(async () => {
+    const body = move.kind === "natural" ? { kind: "natural" } :
+      { front: move.front, middle: move.middle, back: move.back };
+    const v = await api("/v1/sessions/drill/move", { token: S.token, move: body });
+    showDrill(v);
+    $("drill-answer").scrollIntoView({ block: "nearest" });
+    $("drill-next-btn").focus({ preventScroll: true });
+  });
+}
+
+export async function drillNext() {
+  if (!S.drill || !S.drill.answered) return;
+  await hooks.run(async () => {
+    showDrill(await api("/v1/sessions/drill/next", { token: S.token }));
+    focusHand();
+  });
+}
+
+async function practise(n) {
+  await hooks.run(async () => {
+    showDrill(await api("/v1/sessions/drill/again", { token: S.token, n: n }));
+    $("drill").scrollIntoView({ block: "start" });
+    focusHand();
+  });
+}
+
+function focusHand() {
+  const b = document.querySelector("#drill-hand button.card");
+  if (b) b.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------ the hand and the answer
+export function showDrill(v) {
+  const prev = S.drill;
+  if (!prev || prev.hand !== v.hand) capsaRows.newHand();
+  S.drill = v;
+  S.view = null;
+  $("setup").hidden = true;
+  $("table").hidden = true;
+  $("history").hidden = true;
+  $("replay").hidden = true;
+  $("drill").hidden = false;
+  $("drill-figures").hidden = false;
+  $("drill-heading").textContent = v.title + " · hand " + v.hand +
+    (v.replay_of ? " (hand " + v.replay_of + " again)" : "");
+  const opp = v.opponents + " opponent" + (v.opponents === 1 ? "" : "s");
+  $("drill-status").textContent = v.answered ?
+    (v.answer.exact ? "Exactly right: nothing lost." :
+      "EV lost: " + fmt(v.answer.ev_lost) + " points (" + mistakeLabel(v.answer.mistake) + ").") :
+    "Set your rows against " + opp + "; the answer comes at once.";
+  $("drill-mine-heading").textContent = v.answered ? "Your 13 cards" : "Your 13 cards: set the rows";
+  $("drill-rows").hidden = v.answered;
+  useEditor(DRILL);
+  renderCapsaMine(v);
+  renderAnswer(v);
+  renderFigures(v.stats, v);
+}
+
+function rowsBlock(title, arr, other, id, note) {
+  const box = el("div", "drill-side");
+  box.id = id;
+  box.appendChild(el("h4", null, title));
+  if (!arr || !arr.front) {
+    box.appendChild(el("p", null, arr && arr.natural ? "Declare the natural (" + words(arr.natural) + ")" :
+      "Declare the natural"));
+    return box;
+  }
+  const where = {};
+  if (other && other.front) ROWS.forEach(([r]) => other[r].forEach((c) => { where[c] = r; }));
+  let moved = 0;
+  ROWS.forEach(([r]) => {
+    const line = el("div", "reveal-row");
+    line.dataset.row = r;
+    line.appendChild(el("span", "label", r + " "));
+    const cards = el("span", "cards small");
+    arr[r].forEach((c) => {
+      const f = cardFace(c);
+      if (where[c] && where[c] !== r) {
+        f.classList.add("moved");
+        f.setAttribute("aria-label", f.getAttribute("aria-label") + " (" + note + ": the " + where[c] + ")");
+        moved++;
+      }
+      cards.appendChild(f);
+    });
+    line.appendChild(cards);
+    box.appendChild(line);
+  });
+  if (moved) box.appendChild(el("p", "hint", "Outlined: " + moved + " card" + (moved === 1 ? "" : "s") +
+    " " + note + "."));
+  return box;
+}
+
+function renderAnswer(v) {
+  const box = $("drill-answer");
+  box.hidden = !v.answered;
+  if (!v.answered) return;
+  const a = v.answer;
+  const lost = $("drill-lost");
+  lost.textContent = fmt(a.ev_lost) + " points";
+  lost.className = a.exact ? "good" : "bad";
+  $("drill-ev").textContent = signed(a.ev);
+  $("drill-best-ev").textContent = signed(a.best_ev);
+  const m = $("drill-mistake");
+  m.textContent = "";
+  m.appendChild(el("span", "strong", mistakeLabel(a.mistake)));
+  if (a.mistake && MISTAKE[a.mistake]) m.appendChild(el("span", null, ": " + MISTAKE[a.mistake][1] + "."));
+  const also = (a.mistakes || []).filter((x) => x !== a.mistake);
+  if (also.length) m.appendChild(el("span", "muted", " Also: " + also.map(mistakeLabel).join(", ") + "."));
+  const cmp = $("drill-compare");
+  cmp.textContent = "";
+  cmp.appendChild(rowsBlock("Your rows", a.mine, a.best, "drill-mine-rows",
+    "the best rows put in another row"));
+  cmp.appendChild(rowsBlock(a.exact ? "Best rows (yours are as good)" : "Best rows", a.best, a.mine,
+    "drill-best-rows", "you put in another row"));
+  $("drill-model").textContent = "EVs in points per hand against " + a.opponents + " opponent" +
+    (a.opponents === 1 ? "" : "s") + " playing the table strategy (the " + a.method +
+    " model, with your hand's card removal).";
+}
+
+// ------------------------------------------------------------------ the figures
+function fact(dl, k, val, id) {
+  dl.appendChild(el("dt", null, k));
+  const dd = el("dd", null, val);
+  if (id) dd.id = id;
+  dl.appendChild(dd);
+}
+
+function renderFigures(st, v) {
+  const dl = $("drill-totals");
+  dl.textContent = "";
+  fact(dl, "Hands drilled", String(st.hands), "drill-hands");
+  fact(dl, "Mean EV lost, all hands", fmt(st.mean_ev_lost), "drill-mean");
+  fact(dl, "Mean EV lost, last " + st.last, fmt(st.mean_ev_lost_last) +
+    (st.hands > st.last_hands ? "" : st.hands ? " (" + st.last_hands + " so far)" : ""), "drill-mean-last");
+  fact(dl, "Played exactly right", st.hands ? st.exact + " (" + Math.round(100 * st.exact_share) + "%)" : "—",
+    "drill-exact");
+  fact(dl, "EV lost in all", fmt(st.ev_lost), "drill-total");
+  renderTrend(st);
+  renderClasses(st);
+  renderWorst(st, v);
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG_NS, tag);
+  Object.entries(attrs || {}).forEach(([k, val]) => e.setAttribute(k, String(val)));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function niceMax(x) {
+  if (!(x > 0)) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(x)));
+  return [1, 2, 2.5, 5, 10].map((k) => k * p).find((k) => k >= x);
+}
+
+// Bars: each hand's EV lost; lines: the running mean and the mean of the last 20 then.
+function renderTrend(st) {
+  const box = $("drill-trend");
+  box.textContent = "";
+  const pts = st.trend;
+  const cap = $("drill-trend-caption");
+  $("drill-trend-table-box").hidden = !pts.length;
+  if (!pts.length) {
+    box.appendChild(el("p", "muted", "No hand drilled yet: the trend starts with your first answer."));
+    cap.textContent = "";
+    return;
+  }
+  // drawn at the width it is shown (so the labels keep their size on a phone)
+  const W = Math.round(Math.max(280, Math.min(720, box.clientWidth || 600)));
+  const H = W < 480 ? 170 : 200, left = 44, right = 10, top = 12, bottom = 28;
+  const pw = W - left - right, ph = H - top - bottom;
+  const ymax = niceMax(Math.max(...pts.map((p) => Math.max(p.ev_lost, p.mean, p.mean_last))));
+  const band = pw / pts.length;
+  const x = (i) => left + band * (i + 0.5);
+  const y = (val) => top + ph - (ph * Math.min(val, ymax)) / ymax;
+  const first = pts[0], last = pts[pts.length - 1];
+  const label = "EV lost per hand for hands " + first.n + " to " + last.n + " (scale 0 to " +
+    short(ymax) + "). The mean over all hands: " + fmt(first.mean) + " after hand " + first.n +
+    ", " + fmt(last.mean) + " after hand " + last.n + "; over the last " + st.last + ": " +
+    fmt(first.mean_last) + ", then " + fmt(last.mean_last) + ".";
+  const root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "drill-svg", role: "img",
+    "aria-label": "Trend of the EV lost per hand", "aria-describedby": "drill-trend-caption",
+    preserveAspectRatio: "xMidYMid meet" });
+  [0, 0.5, 1].forEach((f) => {
+    const yy = top + ph - ph * f;
+    root.appendChild(svg("line", { x1: left, x2: W - right, y1: yy, y2: yy, class: "grid" }));
+    root.appendChild(svg("text", { x: left - 6, y: yy + 4, "text-anchor": "end", class: "tick" },
+      short(ymax * f)));
+  });
+  pts.forEach((p, i) => {
+    const h = top + ph - y(p.ev_lost);
+    const bw = Math.min(Math.max(band * 0.7, 1), 28);
+    const r = svg("rect", { x: (x(i) - bw / 2).toFixed(2), y: y(p.ev_lost).toFixed(2),
+      width: bw.toFixed(2), height: Math.max(h, p.ev_lost > 0 ? 1 : 0).toFixed(2),
+      class: "lost-bar" + (p.replay_of ? " again" : "") });
+    r.appendChild(svg("title", null, "Hand " + p.n + ": EV lost " + fmt(p.ev_lost) +
+      (p.mistake ? " (" + mistakeLabel(p.mistake) + ")" : "")));
+    root.appendChild(r);
+  });
+  const line = (key, cls) => {
+    const d = pts.map((p, i) => x(i).toFixed(2) + "," + y(p[key]).toFixed(2)).join(" ");
+    if (pts.length === 1) {
+      root.appendChild(svg("circle", { cx: x(0), cy: y(pts[0][key]), r: 4, class: cls + " dot" }));
+    } else root.appendChild(svg("polyline", { points: d, class: cls }));
+  };
+  line("mean", "mean");
+  line("mean_last", "mean-last");
+  root.appendChild(svg("text", { x: left, y: H - 8, class: "tick" }, "hand " + first.n));
+  root.appendChild(svg("text", { x: W - right, y: H - 8, "text-anchor": "end", class: "tick" },
+    "hand " + last.n));
+  box.appendChild(root);
+  const legend = el("p", "drill-legend");
+  legend.setAttribute("aria-hidden", "true");
+  const keys = [["lost-bar", "EV lost that hand"], ["mean", "mean, all hands"],
+    ["mean-last", "mean, last " + st.last]];
+  if (pts.some((p) => p.replay_of)) keys.splice(1, 0, ["lost-bar again", "a hand practised again"]);
+  keys.forEach(([cls, text]) => {
+    const item = el("span", "legend-item");
+    item.appendChild(el("span", "swatch " + cls));
+    item.appendChild(el("span", null, text));
+    legend.appendChild(item);
+  });
+  box.appendChild(legend);
+  cap.textContent = label;
+  const t = $("drill-trend-table");
+  t.textContent = "";
+  const head = el("tr");
+  ["Hand", "EV lost", "Mistake", "Mean, all", "Mean, last " + st.last].forEach((h) => {
+    const th = el("th", null, h);
+    th.scope = "col";
+    head.appendChild(th);
+  });
+  t.appendChild(head);
+  pts.slice().reverse().forEach((p) => {
+    const tr = el("tr");
+    tr.appendChild(el("td", null, String(p.n) + (p.replay_of ? " (hand " + p.replay_of + " again)" : "")));
+    tr.appendChild(el("td", "num", fmt(p.ev_lost)));
+    tr.appendChild(el("td", null, p.mistake ? mistakeLabel(p.mistake) : "—"));
+    tr.appendChild(el("td", "num", fmt(p.mean)));
+    tr.appendChild(el("td", "num", fmt(p.mean_last)));
+    t.appendChild(tr);
+  });
+}
+
+function renderClasses(st) {
+  const t = $("drill-classes");
+  t.textContent = "";
+  const head = el("tr");
+  ["Mistake", "Hands", "EV lost", "Mean"].forEach((h) => {
+    const th = el("th", null, h);
+    th.scope = "col";
+    head.appendChild(th);
+  });
+  t.appendChild(head);
+  const rows = st.mistake_classes.filter((m) => st.by_mistake[m].hands > 0);
+  rows.forEach((m) => {
+    const c = st.by_mistake[m];
+    const tr = el("tr");
+    tr.dataset.mistake = m;
+    const th = el("th", null, mistakeLabel(m));
+    th.scope = "row";
+    th.title = MISTAKE[m] ? MISTAKE[m][1] : "";
+    tr.appendChild(th);
+    tr.appendChild(el("td", "num", String(c.hands)));
+    tr.appendChild(el("td", "num", fmt(c.ev_lost)));
+    tr.appendChild(el("td", "num", fmt(c.mean_ev_lost)));
+    t.appendChild(tr);
+  });
+  const ok = el("tr");
+  ok.dataset.mistake = "exact";
+  const th = el("th", null, "Exactly right");
+  th.scope = "row";
+  ok.appendChild(th);
+  ok.appendChild(el("td", "num", String(st.exact)));
+  ok.appendChild(el("td", "num", fmt(0)));
+  ok.appendChild(el("td", "num", st.exact ? fmt(0) : "—"));
+  t.appendChild(ok);
+}
+
+function renderWorst(st, v) {
+  const list = $("drill-worst");
+  list.textContent = "";
+  const note = $("drill-worst-note");
+  if (!st.worst.length) {
+    note.textContent = "No costly hand yet: the hands that lose the most are listed here to practise again.";
+    return;
+  }
+  note.textContent = v.answered ? "The costliest hands so far; practise one again to deal its 13 cards anew." :
+    "The costliest hands so far; set the rows of this hand first, then practise one again.";
+  st.worst.forEach((w) => {
+    const li = el("li", "history-item worst-item");
+    li.dataset.n = String(w.n);
+    const text = el("div", "worst-text");
+    text.appendChild(el("span", "strong", "Hand " + w.n + ": EV lost " + fmt(w.ev_lost)));
+    text.appendChild(el("span", null, " · " + mistakeLabel(w.mistake)));
+    if (w.tries > 1) {
+      text.appendChild(el("span", w.fixed ? "good" : "muted", " · tried " + w.tries + " times, last " +
+        fmt(w.last_ev_lost) + (w.fixed ? " ✓ fixed" : "")));
+    }
+    const cards = el("span", "cards small");
+    w.hand.forEach((c) => cards.appendChild(cardFace(c)));
+    text.appendChild(el("br"));
+    text.appendChild(cards);
+    li.appendChild(text);
+    const b = el("button", "secondary small-btn practise", "Practise again");
+    b.type = "button";
+    b.setAttribute("aria-label", "Practise hand " + w.n + " again");
+    b.disabled = !v.answered;
+    if (b.disabled) b.title = "Set the rows of this hand first";
+    b.addEventListener("click", () => practise(w.n));
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+}
+
+export function initDrill() {
+  let width = 0;
+  window.addEventListener("resize", () => {
+    const w = $("drill-trend").clientWidth;
+    if (S.drill && w !== width) { width = w; renderTrend(S.drill.stats); }
+  });
+  $("drill-next-btn").addEventListener("click", drillNext);
+  $("drill-again-btn").addEventListener("click", () => S.drill && practise(S.drill.hand));
+}

@@ -1,0 +1,343 @@
+"""The Capsa drill: a solo session that deals only your 13 cards, grades your rows at once
+with the coach and keeps your running figures.
+
+A drill is a session of the same store as the games against the bots (a token, its row in
+SQLite, one record per drilled hand), marked ``meta["mode"] == "drill"``; the play routes
+refuse it and the drill routes refuse a play session (409, ``drill_session`` /
+``not_a_drill``). Hand ``n`` of a drill of seed ``S`` holds the cards seat 0 holds in hand
+``n`` of a play session of seed ``S`` (the same deal; the other seats' cards are never
+kept: they are not dealt to anyone here).
+
+Each move (rows that do not foul, or the natural the hand holds, as at the table) is
+reviewed at once by :func:`solver.games.capsa.coach.review_hand` with the ``table`` method
+against ``players - 1`` opponents: your EV, the best EV, the EV lost, the best arrangement
+and the mistake class. The session keeps the figures: hands, EV lost in all, the mean over
+all and over the last :data:`LAST`, per mistake class (hands, EV lost), a trend series (each
+hand's EV lost with the running mean and the mean of the last :data:`LAST` then; the last
+:data:`TREND_MAX` hands) and the :data:`WORST` costliest deals, each with the hand number
+that deals it again (``again(token, n)``; any kept hand can be dealt again).
+
+Everything is deterministic for the session seed: the same seed and the same moves give the
+same hands and the same figures. What an answer names is only ever the seat's own cards
+(checked before it leaves, as :meth:`SessionService.check_no_leak` does for the games).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from solver.cards import cards_named, format_cards, parse_cards
+from solver.errors import IllegalMoveError, InputError
+from solver.sessions.service import (
+    SEED_MAX,
+    LeakError,
+    SessionStateError,
+    derived_seed,
+)
+from solver.sessions.store import Session, SessionNotFound, SessionStore
+from solver.validation import check_int
+
+MODE = "drill"
+DRILL_GAMES = ("capsa",)  # the games a drill can deal (the /games listing says which)
+TITLE = "Capsa Susun drill"
+METHOD = "table"
+LAST = 20  # the recent window of the figures
+TREND_MAX = 200  # trend points kept (the running figures themselves cover every hand)
+WORST = 10  # the costliest deals listed to practise again
+ROUND = 6
+
+
+def is_drill(session: Session) -> bool:
+    return session.meta.get("mode") == MODE
+
+
+def _mistakes() -> tuple[str, ...]:
+    from solver.games.capsa.coach import MISTAKES
+
+    return tuple(MISTAKES)
+
+
+def empty_figures() -> dict[str, Any]:
+    return {"hands": 0, "exact": 0, "ev_lost": 0.0,
+            "by_mistake": {m: {"hands": 0, "ev_lost": 0.0} for m in _mistakes()},
+            "trend": [], "worst": []}
+
+
+class DrillService:
+    """Create and play drill sessions in a :class:`SessionStore` (see the module doc)."""
+
+    def __init__(self, store: SessionStore):
+        self.store = store
+
+    # ------------------------------------------------------------------ loading
+    def _load(self, token: str) -> Session:
+        session = self.store.load(token)
+        if not is_drill(session):
+            raise SessionStateError("this session plays a game against the bots, not a drill: "
+                                    "use the /v1/sessions routes", code="not_a_drill")
+        return session
+
+    def load(self, token: str) -> Session:
+        return self._load(token)
+
+    @staticmethod
+    def _rules(session: Session) -> Any:
+        """The coach's rules object of the session (its ``rules_json`` without players)."""
+        from solver.games.capsa.review import scoring_rules
+        from solver.games.capsa.rules import resolve_rules
+
+        return resolve_rules(scoring_rules(session.meta["rules"]))
+
+    @staticmethod
+    def _opponents(session: Session) -> int:
+        return int(session.meta["rules"]["players"]) - 1
+
+    # ------------------------------------------------------------------ dealing
+    @staticmethod
+    def _deal(seed: int, rules: Any) -> tuple[list[str], dict[str, Any]]:
+        """Seat 0's 13 cards of the table ``seed`` deals, and the table's ``rules_json``
+        (players included); the rest of the deck is dropped here."""
+        from solver.games.capsa.game import new_game
+
+        state = new_game(seed=seed, rules=rules)
+        return format_cards(state.hand(0)), state.rules_json()
+
+    @staticmethod
+    def _start(session: Session, n: int, seed: int | None, hand: list[str],
+               replay_of: int | None) -> None:
+        session.state = {"n": n, "seed": seed, "replay_of": replay_of, "hand": list(hand),
+                         "answer": None}
+
+    def create(self, game: str = "capsa", rules: Any = None, seed: int | None = None
+               ) -> tuple[Session, dict[str, Any]]:
+        """A new drill, its first hand dealt."""
+        if game not in DRILL_GAMES:
+            raise InputError(f"a drill deals {', '.join(DRILL_GAMES)}, not {game!r}")
+        seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, SEED_MAX)
+        deal_seed = derived_seed(seed, 1)
+        hand, rules_json = self._deal(deal_seed, rules)
+        meta = {"mode": MODE, "game": game, "seed": seed, "rules": rules_json, "hands": 0,
+                "figures": empty_figures()}
+        session = Session("", game, meta, {}, 0, 0, 0, 0)
+        self._start(session, 1, deal_seed, hand, None)
+        created = self.store.create(game, session.meta, session.state)
+        return created, self.view(created)
+
+    def next_hand(self, token: str) -> dict[str, Any]:
+        """Deal the next hand (once the current one is answered)."""
+        session = self._load(token)
+        self._answered_first(session, "dealing the next hand")
+        n = session.state["n"] + 1
+        seed = derived_seed(session.meta["seed"], n)
+        hand, _ = self._deal(seed, session.meta["rules"])
+        self._start(session, n, seed, hand, None)
+        self.store.save(session)
+        return self.view(session)
+
+    def again(self, token: str, n: Any) -> dict[str, Any]:
+        """Deal the cards of drilled hand ``n`` again, as a new hand (once the current one is
+        answered): a new try at the same 13 cards."""
+        session = self._load(token)
+        self._answered_first(session, "practising a hand again")
+        hand = self._cards_of(session, n)
+        self._start(session, session.state["n"] + 1, None, hand, n)
+        self.store.save(session)
+        return self.view(session)
+
+    def _cards_of(self, session: Session, n: Any) -> list[str]:
+        """The cards of drilled hand ``n``: its record, or its entry in the worst list (which
+        outlives the records the store prunes)."""
+        rec = self.store.hand(session, n) if isinstance(n, int) else None
+        if rec is not None:
+            return list(rec["hand"])
+        for w in session.meta["figures"]["worst"]:
+            if w["n"] == n:
+                return list(w["hand"])
+        raise SessionNotFound(f"hand {n}")
+
+    @staticmethod
+    def _answered_first(session: Session, what: str) -> None:
+        if session.state.get("answer") is None:
+            raise SessionStateError(f"set the rows of hand {session.state['n']} first "
+                                    f"(before {what})")
+
+    # ------------------------------------------------------------------ the move
+    def _parse(self, session: Session, move: Any) -> Any:
+        """The coach's ``Played`` for a move: rows (refused when they foul or are not the
+        hand's cards) or the natural the hand holds."""
+        from solver.games.capsa.coach import parse_played
+        from solver.games.capsa.naturals import detect_natural
+        from solver.games.capsa.referee import make_seat
+        from solver.games.capsa.splits import Arrangement
+
+        hand = session.state["hand"]
+        if not isinstance(move, Mapping):
+            raise InputError("a drill move is {front, middle, back} or {kind: 'natural'}")
+        rules = self._rules(session)
+        if move.get("kind") == "natural":
+            if move.get("cards") is not None:
+                given = sorted(parse_cards(move["cards"], count=13))
+                if given != sorted(parse_cards(hand)):
+                    raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
+                                           f"{' '.join(format_cards(given))}")
+            if detect_natural(parse_cards(hand), rules) is None:
+                raise IllegalMoveError("your hand holds no natural under these rules")
+            return parse_played({"hand": hand, "natural": True})
+        missing = [k for k in ("front", "middle", "back") if k not in move]
+        if missing:
+            raise InputError(f"a drill move needs front, middle and back (missing "
+                             f"{', '.join(missing)}), or kind 'natural'")
+        arr = Arrangement.parse(move["front"], move["middle"], move["back"])
+        if sorted(arr.cards) != sorted(parse_cards(hand)):
+            raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
+                                   f"{' '.join(format_cards(sorted(arr.cards)))}")
+        if make_seat(arr, rules, 0).foul:
+            raise IllegalMoveError("the arrangement fouls: the back must be at least the "
+                                   "middle, and the middle at least the front")
+        return parse_played({"hand": hand, **arr.to_dict()})
+
+    def move(self, token: str, move: Any) -> dict[str, Any]:
+        """Set the rows (or declare the natural) of the current hand: the coach's answer at
+        once, and the figures updated."""
+        from solver.games.capsa.coach import review_hand
+        from solver.games.capsa.strategy.tables import tables_for
+
+        session = self._load(token)
+        if session.state.get("answer") is not None:
+            raise SessionStateError(f"hand {session.state['n']} is answered; deal the next "
+                                    "hand or practise one again")
+        played = self._parse(session, move)
+        rules = self._rules(session)
+        rv = review_hand(played, rules, tables_for(rules), self._opponents(session), METHOD)
+        d = rv.to_dict()
+        answer = {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
+                  "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
+                  "mistakes": d["mistakes"], "natural": d["natural"],
+                  "declared_natural": played.rows is None, "opponents": d["opponents"],
+                  "method": METHOD}
+        st = session.state
+        session.state["answer"] = answer
+        session.meta["hands"] = session.meta.get("hands", 0) + 1
+        self._count(session.meta["figures"], st["n"], st["hand"], st.get("replay_of"), answer)
+        record = {"n": st["n"], "seed": st.get("seed"), "replay_of": st.get("replay_of"),
+                  "hand": st["hand"], "answer": answer}
+        self.store.save(session, record)
+        return self.view(session)
+
+    @staticmethod
+    def _count(fig: dict[str, Any], n: int, hand: list[str], replay_of: int | None,
+               answer: Mapping[str, Any]) -> None:
+        """Add one answered hand to the running figures."""
+        lost = float(answer["ev_lost"])
+        fig["hands"] += 1
+        fig["ev_lost"] = round(fig["ev_lost"] + lost, ROUND)
+        if answer["exact"]:
+            fig["exact"] += 1
+        elif answer["mistake"]:
+            cls = fig["by_mistake"].setdefault(answer["mistake"], {"hands": 0, "ev_lost": 0.0})
+            cls["hands"] += 1
+            cls["ev_lost"] = round(cls["ev_lost"] + lost, ROUND)
+        recent = [p["ev_lost"] for p in fig["trend"][-(LAST - 1):]] + [lost]
+        fig["trend"].append({"n": n, "ev_lost": round(lost, ROUND), "mistake": answer["mistake"],
+                             "replay_of": replay_of,
+                             "mean": round(fig["ev_lost"] / fig["hands"], ROUND),
+                             "mean_last": round(sum(recent) / len(recent), ROUND)})
+        del fig["trend"][:-TREND_MAX]
+        worst = fig["worst"]
+        same = next((w for w in worst if sorted(w["hand"]) == sorted(hand)), None)
+        if same is not None:
+            same["tries"] += 1
+            same["last_ev_lost"] = round(lost, ROUND)
+            if lost > same["ev_lost"]:
+                same.update(n=n, ev_lost=round(lost, ROUND), mistake=answer["mistake"])
+        elif not answer["exact"]:
+            worst.append({"n": n, "hand": list(hand), "ev_lost": round(lost, ROUND),
+                          "mistake": answer["mistake"], "tries": 1,
+                          "last_ev_lost": round(lost, ROUND)})
+        worst.sort(key=lambda w: (-w["ev_lost"], w["n"]))
+        del worst[WORST:]
+
+    # ------------------------------------------------------------------ views
+    def check(self, token: str, rows: Any) -> dict[str, Any]:
+        """The live check of the rows being set (each full row's kind, a foul so far)."""
+        from solver.games.capsa.review import check_rows
+
+        session = self._load(token)
+        if session.state.get("answer") is not None:
+            raise SessionStateError("rows are checked while you set them; this hand is answered")
+        if not isinstance(rows, Mapping):
+            raise InputError("rows is an object {front, middle, back} of card lists")
+        out = check_rows(session.state["hand"], session.meta["rules"], rows)
+        self._check_no_leak(out, session)
+        return out
+
+    def stats(self, token: str) -> dict[str, Any]:
+        session = self._load(token)
+        out = self.figures(session)
+        self._check_no_leak(out, session)
+        return out
+
+    @staticmethod
+    def figures(session: Session) -> dict[str, Any]:
+        """The running figures (see the module doc)."""
+        fig = session.meta["figures"]
+        n = fig["hands"]
+        recent = [p["ev_lost"] for p in fig["trend"][-LAST:]]
+        by = {}
+        for m in _mistakes():
+            c = fig["by_mistake"].get(m, {"hands": 0, "ev_lost": 0.0})
+            lost = c["ev_lost"]
+            by[m] = {"hands": c["hands"], "ev_lost": round(lost, ROUND),
+                     "mean_ev_lost": round(lost / c["hands"], ROUND) if c["hands"] else None,
+                     "share_of_lost": round(lost / fig["ev_lost"], ROUND)
+                     if fig["ev_lost"] > 0 else None}
+        return {
+            "hands": n, "exact": fig["exact"],
+            "exact_share": round(fig["exact"] / n, ROUND) if n else None,
+            "ev_lost": round(fig["ev_lost"], ROUND),
+            "mean_ev_lost": round(fig["ev_lost"] / n, ROUND) if n else None,
+            "last": LAST, "last_hands": len(recent),
+            "mean_ev_lost_last": round(sum(recent) / len(recent), ROUND) if recent else None,
+            "mistake_classes": list(_mistakes()), "by_mistake": by,
+            "trend": [dict(p) for p in fig["trend"]],
+            "worst": [{**w, "fixed": w["tries"] > 1 and w["last_ev_lost"] <= 1e-9}
+                      for w in fig["worst"]],
+        }
+
+    def view(self, session: Session) -> dict[str, Any]:
+        """What the drill shows now: the hand, the answer once given, the figures."""
+        from solver.games.capsa.naturals import detect_natural
+
+        st = session.state
+        answer = st.get("answer")
+        natural_move = None
+        if answer is None:
+            natural = detect_natural(parse_cards(st["hand"]), self._rules(session))
+            if natural is not None:
+                natural_move = {"kind": "natural", "cards": list(st["hand"]),
+                                "natural": natural.kind}
+        out = {"mode": MODE, "game": session.game, "title": TITLE,
+               "rules": session.meta["rules"], "opponents": self._opponents(session),
+               "method": METHOD, "hand": st["n"], "replay_of": st.get("replay_of"),
+               "own_cards": list(st["hand"]), "answered": answer is not None,
+               "natural_move": natural_move, "answer": answer,
+               "hands_played": session.meta.get("hands", 0),
+               "stats": self.figures(session), "expires": session.expires}
+        self._check_no_leak(out, session)
+        return out
+
+    @staticmethod
+    def _check_no_leak(doc: Any, session: Session) -> None:
+        """Refuse an answer naming a card that is not the seat's own (the current hand, or a
+        hand of the worst list): a drill deals no other seat, so nothing else may show."""
+        own = set(parse_cards(session.state["hand"]))
+        for w in session.meta["figures"]["worst"]:
+            own.update(parse_cards(w["hand"]))
+        leaked = cards_named(doc) - own
+        if leaked:
+            raise LeakError(f"a drill answer named {len(leaked)} card(s) not in the seat's hands")
+
+
+__all__ = ["DRILL_GAMES", "LAST", "MODE", "TREND_MAX", "WORST", "DrillService", "is_drill"]
