@@ -159,7 +159,9 @@ def test_montecarlo_does_not_depend_on_chunking(tmp_path):
 def test_dying_local_worker_loses_nothing(tmp_path):
     from solver.executors.pool import local_pool
 
-    hands = random_hands(1200, seed=4)
+    # enough chunks after the first that the killed worker is surely handed one (a fast
+    # search can otherwise finish the run before the pool sees the death)
+    hands = random_hands(3000, seed=4)
     where = write_input(tmp_path / "in.txt", hands)
     killed: list[int] = []
 
@@ -169,8 +171,8 @@ def test_dying_local_worker_loses_nothing(tmp_path):
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    summary = run_batch(config(tmp_path, workers=2, chunk_size=40, on_chunk=kill_one))
-    assert killed and summary.solved == 1200 and summary.pool_restarts >= 1
+    summary = run_batch(config(tmp_path, workers=2, chunk_size=20, on_chunk=kill_one))
+    assert killed and summary.solved == 3000 and summary.pool_restarts >= 1
     check_complete(tmp_path / "out.jsonl", where, best_many(hands))
 
 
