@@ -25,16 +25,23 @@ def print_json(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 
 
-def read_json(path: str) -> object:
-    """JSON from a file, or from standard input for ``-``."""
+def read_text(path: str) -> str:
+    """A UTF-8 text file, or standard input for ``-``; :class:`InputError` names a file that
+    cannot be read."""
     try:
         if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text: {exc.reason}") from None
+
+
+def read_json(path: str) -> object:
+    """JSON from a file, or from standard input for ``-``."""
+    text = read_text(path)
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:

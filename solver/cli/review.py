@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from solver.cli.common import int_arg, rules_argument
-from solver.errors import InputError
+from solver.cli.common import int_arg, read_text, rules_argument
 from solver.games.capsa.coach import METHODS, review
 
 
@@ -41,20 +40,8 @@ def format_review(rep: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _read(path: str) -> list[str]:
-    try:
-        if path == "-":
-            return sys.stdin.read().splitlines()
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path} is not UTF-8 text: {exc.reason}") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    lines = _read(args.file)
+    lines = read_text(args.file).splitlines()
     bar = None
     if args.progress and len(lines) > 1:
         from tqdm import tqdm
