@@ -183,6 +183,13 @@ class NaturalOut(BaseModel):
     split: ArrangementIn | None = None
 
 
+class TablesOut(BaseModel):
+    file: str = Field(description="the tables file's name")
+    digest: str = Field(description="its content hash")
+    trained_for: str | dict[str, Any] = Field(
+        description="the preset it was trained for, or the rule set of a capsa train file")
+
+
 class ArrangeResponse(BaseModel):
     hand: list[str]
     valid_arrangements: int
@@ -192,6 +199,7 @@ class ArrangeResponse(BaseModel):
     opponents: int
     candidates: int
     card_removal: bool = Field(description="whether the table decisions used card removal")
+    tables: TablesOut | None = Field(None, description="the tables the decisions played")
     samples: int | None = None
     seed: int | None = None
     elapsed_ms: float

@@ -25,40 +25,47 @@ from solver.games.capsa.methods.montecarlo import hand_seed, montecarlo_best_col
 from solver.games.capsa.methods.table import table_best_columns
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
+from solver.games.capsa.strategy.tables import checked_tables_file
 from solver.games.capsa.work import check_batch_work
 from solver.validation import check_bool, check_choice, check_int
 
 BATCH_METHODS = ("table", "montecarlo")
 DEFAULT_CHUNK = 2000
 MAX_CHUNK = 1_000_000
-# (rules, opponents, method, samples, seed, card_removal): what one chunk is solved with
-ChunkArgs = tuple[RulesSpec, int, str, int, int, bool]
+# (rules, opponents, method, samples, seed, card_removal[, tables file]): what one chunk is
+# solved with
+ChunkArgs = tuple[RulesSpec, int, str, int, int, bool] | tuple[RulesSpec, int, str, int, int,
+                                                               bool, str | None]
 R = TypeVar("R")
 
 
 def best_many_columns(hands: np.ndarray, rules: RulesSpec = "standard", opponents: int = 3,
                       method: str = "table", samples: int = 1000, seed: int = 0,
-                      card_removal: bool = True) -> BatchColumns:
+                      card_removal: bool = True,
+                      tables: str | os.PathLike[str] | None = None) -> BatchColumns:
     """The best arrangement and its ev for each hand of an (N, 13) array, in one process, as
     columns. ``table`` sets the whole array in one kernel call; ``montecarlo`` solves hand by
-    hand, each on the deals of its own seed. ``card_removal`` as in ``arrange``."""
+    hand, each on the deals of its own seed. ``card_removal`` and ``tables`` (a tables
+    file) as in ``arrange``."""
     r = resolve_rules(rules)
     hands = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
     opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
     card_removal = check_bool("card_removal", card_removal)
     check_choice("batch method", method, BATCH_METHODS)
+    path = None if tables is None else checked_tables_file(tables)
     if method == "table":
-        return table_best_columns(hands, r, opponents, card_removal)
+        return table_best_columns(hands, r, opponents, card_removal, path)
     return montecarlo_best_columns(hands, r, opponents, samples,
-                                   [hand_seed(seed, h) for h in hands], card_removal)
+                                   [hand_seed(seed, h) for h in hands], card_removal, path)
 
 
 def best_many(hands: np.ndarray, rules: RulesSpec = "standard", opponents: int = 3,
               method: str = "table", samples: int = 1000, seed: int = 0,
-              card_removal: bool = True) -> list[dict]:
+              card_removal: bool = True,
+              tables: str | os.PathLike[str] | None = None) -> list[dict]:
     """:func:`best_many_columns` as one dict per hand."""
     return best_many_columns(hands, rules, opponents, method, samples, seed,
-                             card_removal).to_dicts()
+                             card_removal, tables).to_dicts()
 
 
 def best_chunk(chunk: np.ndarray, args: ChunkArgs) -> list[dict]:
@@ -113,19 +120,23 @@ def map_chunks(arr: np.ndarray, task: Callable[[np.ndarray, ChunkArgs], R], args
 
 
 def _batch_args(hands: Iterable[object] | np.ndarray, rules: RulesSpec, method: str,
-                card_removal: object) -> tuple[np.ndarray, bool]:
-    """The parsed hands and the checked ``card_removal``: every problem before any work."""
+                card_removal: object, tables: str | os.PathLike[str] | None = None
+                ) -> tuple[np.ndarray, bool, str | None]:
+    """The parsed hands, the checked ``card_removal`` and the tables file's checked path:
+    every problem before any work."""
     arr = parse_many(hands)
     resolve_rules(rules)
     check_choice("batch method", method, BATCH_METHODS)
-    return arr, check_bool("card_removal", card_removal)
+    return (arr, check_bool("card_removal", card_removal),
+            None if tables is None else checked_tables_file(tables))
 
 
 def arrange_many(hands: Iterable[object] | np.ndarray, rules: RulesSpec = "standard",
                  opponents: int = 3, method: str = "table", samples: int = 1000,
                  seed: int = 0, processes: int | None = None, chunk_size: int = DEFAULT_CHUNK,
                  client: Any = None, max_work: int | None = None,
-                 card_removal: bool = True) -> list[dict]:
+                 card_removal: bool = True,
+                 tables: str | os.PathLike[str] | None = None) -> list[dict]:
     """Best arrangement and ev for many hands (a list of hands, or an (N, 13) array of ids).
 
     Uses every local core by default (processes, not numba threads; a dying worker's chunks
@@ -133,14 +144,17 @@ def arrange_many(hands: Iterable[object] | np.ndarray, rules: RulesSpec = "stand
     ``dask.distributed.Client``) sends the chunks to a cluster. Results come back in input
     order. :func:`arrange_many_columns` gives the same as arrays. ``max_work`` bounds a Monte
     Carlo batch's work (a :class:`WorkLimitError` before any sampling, see
-    :func:`solver.games.capsa.work.batch_work`). ``card_removal`` as in ``arrange``.
+    :func:`solver.games.capsa.work.batch_work`). ``card_removal`` as in ``arrange``;
+    ``tables``: a tables file every decision plays (default: the one in use; with ``client``
+    it must be readable at the same path on the cluster's workers).
     """
-    arr, card_removal = _batch_args(hands, rules, method, card_removal)
+    arr, card_removal, path = _batch_args(hands, rules, method, card_removal, tables)
     if method == "montecarlo" and max_work is not None:
         opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
         samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
         check_batch_work(arr, rules, opponents, samples, max_work)
-    parts = map_chunks(arr, best_chunk, (rules, opponents, method, samples, seed, card_removal),
+    parts = map_chunks(arr, best_chunk,
+                       (rules, opponents, method, samples, seed, card_removal, path),
                        processes, chunk_size, client)
     return [d for part in parts for d in part]
 
@@ -149,11 +163,12 @@ def arrange_many_columns(hands: Iterable[object] | np.ndarray, rules: RulesSpec 
                          opponents: int = 3, method: str = "table", samples: int = 1000,
                          seed: int = 0, processes: int | None = None,
                          chunk_size: int = DEFAULT_CHUNK, client: Any = None,
-                         card_removal: bool = True) -> BatchColumns:
+                         card_removal: bool = True,
+                         tables: str | os.PathLike[str] | None = None) -> BatchColumns:
     """:func:`arrange_many` as columns (:class:`BatchColumns`: NumPy arrays, ``to_arrow()``
     for an Arrow table, ``to_dicts()`` for the dicts), without a dict per hand."""
-    arr, card_removal = _batch_args(hands, rules, method, card_removal)
+    arr, card_removal, path = _batch_args(hands, rules, method, card_removal, tables)
     parts = map_chunks(arr, best_chunk_columns,
-                       (rules, opponents, method, samples, seed, card_removal),
+                       (rules, opponents, method, samples, seed, card_removal, path),
                        processes, chunk_size, client)
     return BatchColumns.concat(parts)

@@ -67,7 +67,7 @@ from solver.executors.pool import PoolExecutor
 from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
-from solver.games.capsa.strategy.tables import tables_digest
+from solver.games.capsa.strategy.tables import checked_tables_file, tables_digest
 from solver.validation import check_choice, check_int
 from solver.warmup import warm_up
 
@@ -123,10 +123,11 @@ def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
     """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
     samples, seed) as :func:`solver.batch.many.best_many` takes them, optionally
     followed by the output format (``jsonl``, the default, or ``parquet``: then ``results``
-    is one whole Parquet file) and ``card_removal`` (default true). Pure: safe to retry."""
+    is one whole Parquet file), ``card_removal`` (default true) and the tables file (default
+    the one in use). Pure: safe to retry."""
 
     fmt = args[5] if len(args) > 5 else "jsonl"
-    solve_args = args[:5] + args[6:7]
+    solve_args = args[:5] + args[6:8]
     hands: list[np.ndarray] = []
     lines: list[int] = []
     ids: list[object] = []
@@ -257,13 +258,14 @@ class BatchConfig:
     progress: bool = True
     format: str = "jsonl"
     card_removal: bool = True
+    tables: str | None = None  # a tables file (default: the one in use)
     # called after each chunk is written (tests use it to interrupt a run at a known point)
     on_chunk: Callable[[int], None] | None = field(default=None, repr=False)
 
     @property
     def args(self) -> tuple:
         return (self.rules, self.opponents, self.method, self.samples, self.seed, self.format,
-                self.card_removal)
+                self.card_removal, None if self.tables is None else checked_tables_file(self.tables))
 
 
 # (option, BatchConfig field, low, high) of every whole-number option with fixed bounds
@@ -278,6 +280,8 @@ def check_config(cfg: BatchConfig) -> None:
 
     resolve_rules(cfg.rules)
     check_choice("--method", cfg.method, BATCH_METHODS)
+    if cfg.tables is not None:
+        checked_tables_file(cfg.tables)
     for name, value, low, high in BATCH_LIMITS:
         check_int(name, getattr(cfg, value), low, high)
     if cfg.workers is not None:
@@ -325,7 +329,7 @@ def run_record(cfg: BatchConfig) -> dict:
     cannot add answers of another kind to it."""
     record = {"rules": resolve_rules(cfg.rules).to_dict(),
               "opponents": cfg.opponents, "method": cfg.method,
-              "card_removal": cfg.card_removal, "tables": tables_digest()}
+              "card_removal": cfg.card_removal, "tables": tables_digest(None if cfg.tables is None else checked_tables_file(cfg.tables))}
     if cfg.method == "montecarlo":
         record.update(samples=cfg.samples, seed=cfg.seed)
     return record

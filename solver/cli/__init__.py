@@ -8,13 +8,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from solver.cli import advise, arrange, batch, moves, review, score, serve, valid
+from solver.cli import advise, arrange, batch, moves, review, score, serve, train, valid
 from solver.cli.common import EXIT_INPUT_ERROR, Parser
 from solver.errors import InputError
 
 __all__ = ["EXIT_INPUT_ERROR", "build_parser", "main"]
 
-COMMANDS = (arrange, valid, score, batch, review, moves, advise, serve)
+COMMANDS = (arrange, valid, score, batch, review, train, moves, advise, serve)
 
 
 def build_parser() -> Parser:

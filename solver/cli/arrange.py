@@ -13,7 +13,9 @@ def format_arrange(res: dict) -> str:
     lines = [f"hand: {' '.join(res['hand'])}",
              f"valid arrangements: {res['valid_arrangements']:,}   method: {res['method']}, "
              f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"
-             + ("" if res["card_removal"] else ", no card removal")]
+             + ("" if res["card_removal"] else ", no card removal")
+             + (f"   tables: {res['tables']['file']} ({res['tables']['digest']})"
+                if "tables" in res else "")]
     if res["natural"]:
         lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
     for i, a in enumerate(res["arrangements"], 1):
@@ -28,7 +30,7 @@ def format_arrange(res: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
                   args.top, opponent_hands=args.opponent_hand or None,
-                  card_removal=not args.no_card_removal).to_dict()
+                  card_removal=not args.no_card_removal, tables=args.tables).to_dict()
     print(json.dumps(res, ensure_ascii=False) if args.json else format_arrange(res))
     return 0
 
@@ -47,5 +49,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="an opponent's 13 cards (method known; repeat per opponent)")
     p.add_argument("--no-card-removal", action="store_true",
                    help="play the tables without card removal (faster, more exploitable)")
+    p.add_argument("--tables", metavar="FILE", default=None,
+                   help="a tables file to play (from capsa train; default: the shipped one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)

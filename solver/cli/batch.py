@@ -31,6 +31,8 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--no-card-removal", action="store_true",
                    help="play the tables without card removal (about 2.5x faster a hand, "
                         "more exploitable)")
+    p.add_argument("--tables", metavar="FILE", default=None,
+                   help="a tables file to play (from capsa train; default: the shipped one)")
     p.add_argument("--workers", type=int_arg("--workers"), default=None,
                    help="local processes (default: every core), or the --cluster local size "
                         "(default 2)")
@@ -60,7 +62,8 @@ def config_from_args(args: argparse.Namespace) -> BatchConfig:
                        samples=args.samples, seed=args.seed, workers=args.workers,
                        chunk_size=args.chunk_size, scheduler=args.scheduler,
                        cluster=args.cluster, ordered=args.ordered, format=args.format,
-                       progress=not args.no_progress, card_removal=not args.no_card_removal)
+                       progress=not args.no_progress, card_removal=not args.no_card_removal,
+                       tables=args.tables)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -50,13 +51,19 @@ def read_json(path: str) -> object:
 
 
 def rules_argument(text: str) -> object:
-    """``--rules``: a preset name, or a JSON object of preset plus overrides."""
+    """``--rules``: a preset name, a JSON object of preset plus overrides, or a file holding
+    that object (a name ending in ``.json``, or any existing file)."""
     text = text.strip()
     if text.startswith("{"):
         try:
             return json.loads(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(f"--rules is not valid JSON: {exc}") from None
+    if text.endswith(".json") or os.path.isfile(text):
+        try:
+            return read_json(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(f"--rules: {exc}") from None
     return text
 
 

@@ -64,6 +64,10 @@ def options_from_args(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tables is not None:
+        from solver.games.capsa.strategy.tables import use_tables
+
+        use_tables(args.tables)  # every process of the service inherits it (CAPSA_TABLES)
     return serve(config_from_args(args))
 
 
@@ -125,6 +129,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--log-format", choices=LOG_FORMATS, default="text",
                    help="text, or json: one JSON object per line, access lines included, "
                         "each with its request id (default text)")
+    p.add_argument("--tables", metavar="FILE", default=None,
+                   help="the tables file every Capsa table decision plays (from capsa train; "
+                        "default: the shipped one); answers name it")
     p.add_argument("--sessions-db", metavar="PATH",
                    help="SQLite file of the game sessions (default: sessions.sqlite3 in the "
                         "instance folder, created at start)")

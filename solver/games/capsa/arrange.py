@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -28,7 +29,13 @@ from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.results import ArrangeResult
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand, valid_arrangements
-from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.games.capsa.strategy.tables import (
+    StrategyTables,
+    checked_tables_file,
+    plain_tables,
+    tables_for,
+    tables_info,
+)
 from solver.validation import check_bool, check_choice, check_int
 
 METHODS = ("table", "montecarlo", "known")
@@ -38,13 +45,16 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
             method: str = "table", samples: int = 1000, seed: int | None = None, top: int = 5,
             opponent_hands: Sequence[str | Iterable[object]] | None = None,
             opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
-            tables: StrategyTables | None = None, max_work: int | None = None,
-            card_removal: bool = True) -> ArrangeResult:
+            tables: StrategyTables | str | os.PathLike[str] | None = None,
+            max_work: int | None = None, card_removal: bool = True) -> ArrangeResult:
     """Rank the arrangements of a 13-card hand by expected points against the opponents.
 
     ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
-    number of opponents. ``tables`` (``montecarlo`` only) are the row tables the sampled
-    opponents play with, default the shipped ones: a best response to a candidate table.
+    number of opponents. ``tables``: a tables file (a path: the shipped one by default, or
+    one ``capsa train`` made) that every ``table`` decision of the call plays, the hand's own
+    and the opponents'; the answer names it (``tables``). A :class:`StrategyTables` object
+    instead (``montecarlo`` only) is what the sampled opponents play: a best response to a
+    candidate table.
     ``max_work`` (``montecarlo`` only) raises :class:`WorkLimitError` before any sampling
     when :func:`~solver.games.capsa.work.montecarlo_work` is over it (the service bounds
     every request this way). ``card_removal=False`` plays every ``table`` decision of the
@@ -60,7 +70,12 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
         if opponent_hands is not None or opponent_arrangements is not None:
             raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
-    st = tables if tables is not None and method == "montecarlo" else tables_for(r)
+    info = None
+    if isinstance(tables, StrategyTables):
+        st = tables if method == "montecarlo" else tables_for(r)
+    else:
+        path = None if tables is None else checked_tables_file(tables)
+        st, info = tables_for(r, path), tables_info(r, path)
     if not card_removal:
         st = plain_tables(st)
     cards = tuple(int(c) for c in h)
@@ -68,7 +83,7 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         ranked = table_arrangements(h, r, opponents, top, st)
         # the valid splits are counted when first read (the search never lists them)
         return ArrangeResult(cards, None, detect_natural(h, r), tuple(ranked), method, opponents,
-                             r, card_removal=card_removal)
+                             r, card_removal=card_removal, tables=info)
     sp = valid_splits(h, r)
     natural = detect_natural(h, r, (sp.v5, sp.v3))
     if method == "montecarlo":
@@ -77,11 +92,11 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         ranked, n_cand = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed, top,
                                                  st, max_work)
         return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked), method, opponents, r,
-                             n_samples, used_seed, n_cand, card_removal)
+                             n_samples, used_seed, n_cand, card_removal, info)
     opp = known_opponents(h, r, opponent_hands, opponent_arrangements, st)
     cand = candidates(sp, r)
     return ArrangeResult(cards, len(sp.packed), natural, tuple(exact_result(sp, r, opp, top, cand)),
-                         method, opp[0].shape[1], r, None, None, len(cand), card_removal)
+                         method, opp[0].shape[1], r, None, None, len(cand), card_removal, info)
 
 
 def warm_up() -> None:

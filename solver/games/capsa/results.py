@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from solver.cards import format_cards
 from solver.games.capsa.naturals import Natural
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.splits import Arrangement, unpack_split, valid_arrangements
+
+if TYPE_CHECKING:
+    from solver.games.capsa.strategy.tables import TablesInfo
 
 ROW_NAMES = ("front", "middle", "back")
 
@@ -97,6 +100,7 @@ class ArrangeResult:
     seed: int | None = None
     candidates_scored: int | None = None  # None: every valid split was scored
     card_removal: bool = True
+    tables: TablesInfo | None = field(default=None, compare=False)  # the tables file played
 
     def __post_init__(self) -> None:
         # any sequence in, a tuple kept (an answer cannot change under its holder)
@@ -136,6 +140,8 @@ class ArrangeResult:
             "candidates": self.candidates,
             "card_removal": self.card_removal,
         }
+        if self.tables is not None:
+            d["tables"] = self.tables.to_dict()
         if self.method == "montecarlo":
             d.update(samples=self.samples, seed=self.seed)
         return d

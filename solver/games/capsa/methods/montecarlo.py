@@ -18,7 +18,7 @@ from solver.games.capsa.methods.exact import (
 from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.strategy.play import deal
-from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 from solver.games.capsa.work import check_work
 from solver.validation import check_int
 
@@ -48,13 +48,12 @@ def montecarlo_arrangements(sp: Splits, rules: Rules, opponents: int, samples: i
 
 
 def montecarlo_best_columns(hands: np.ndarray, rules: Rules, opponents: int, samples: int,
-                            seeds: list[int], card_removal: bool = True) -> BatchColumns:
+                            seeds: list[int], card_removal: bool = True,
+                            tables: str | None = None) -> BatchColumns:
     """The best split and its expected points of each sorted hand of an (N, 13) array, hand
-    ``i`` on the deals of ``seeds[i]``."""
+    ``i`` on the deals of ``seeds[i]``; ``tables``: a tables file (default: the one in use)."""
     samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
-    st = tables_for(rules)
-    if not card_removal:
-        st = plain_tables(st)
+    st = tables_for(rules, tables, card_removal=card_removal)
     ev = np.empty(len(hands))
     rows = np.empty((len(hands), 13), dtype=np.int64)
     for i, (h, seed) in enumerate(zip(hands, seeds)):

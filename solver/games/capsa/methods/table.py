@@ -50,9 +50,9 @@ def table_arrangements(hand: np.ndarray, rules: Rules, opponents: int, top: int,
 
 
 def table_best_columns(hands: np.ndarray, rules: Rules, opponents: int,
-                       card_removal: bool = True) -> BatchColumns:
+                       card_removal: bool = True, tables: str | None = None) -> BatchColumns:
     """The best split and its expected points of each sorted hand of an (N, 13) array, the
-    whole array in one kernel call."""
-    st = tables_for(rules, card_removal=card_removal)
+    whole array in one kernel call; ``tables``: a tables file (default: the one in use)."""
+    st = tables_for(rules, tables, card_removal=card_removal)
     split, value, _ = table_play(hands, rules, st)
     return BatchColumns.from_splits(hands, split, expected_points(value, opponents, st, rules))

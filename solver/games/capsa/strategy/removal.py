@@ -32,6 +32,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from solver.games.capsa.lookup import TABLES
-from solver.games.capsa.rules import resolve_rules
+from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.strategy.joint import copula_grids
 from solver.games.capsa.strategy.play import deal, natural_codes, table_play
 from solver.games.capsa.strategy.tables import (
@@ -47,9 +48,10 @@ from solver.games.capsa.strategy.tables import (
     TRAINED_PRESETS,
     load_raw,
     tables_for,
+    training_preset,
     write_arrays,
 )
-from solver.games.capsa.strategy.train import CHUNK, total
+from solver.games.capsa.strategy.train import chunk_sizes, total
 
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 
@@ -76,8 +78,8 @@ def deltas(hist: np.ndarray, with_card: np.ndarray, held: np.ndarray) -> np.ndar
 
 
 def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
-    preset, path, seed, n = args
-    rules = resolve_rules(preset)
+    spec, path, seed, n = args
+    rules = resolve_rules(spec)
     hands = deal(np.random.default_rng(seed), n)[:, 0, :]
     codes = natural_codes(hands) if rules.naturals_on else np.zeros(n, dtype=np.int64)
     plays = hands[codes == 0]
@@ -87,23 +89,31 @@ def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
             np.bincount(codes, minlength=5).astype(np.int64), rows.astype(np.int16))
 
 
-def measure(preset: str, path: str, hands: int, seed: int, workers: int
+def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
+            on_chunk: Callable[[], None] | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Histogram, naturals, card-removal shifts and the rows' copula of a pool of ``hands``
-    hands set by the strategy of the tables file ``path``."""
-    seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset), 0xCA2D])
-    sizes = [min(CHUNK, hands - i) for i in range(0, hands, CHUNK)]
+    hands set by the strategy of the tables file ``path`` under the rules ``spec`` (a preset
+    or any rule set; the file's tables of the preset it trains with)."""
+    key = training_preset(resolve_rules(spec))
+    seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0xCA2D])
+    sizes = chunk_sizes(hands)
     chunk_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(len(sizes))]
-    jobs = [(preset, path, s, n) for s, n in zip(chunk_seeds, sizes)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_chunk, jobs))
-    else:
-        parts = [_chunk(j) for j in jobs]
+    jobs = [(spec, path, s, n) for s, n in zip(chunk_seeds, sizes)]
+    parts = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for part in (pool.map(_chunk, jobs) if pool else map(_chunk, jobs)):
+            parts.append(part)
+            if on_chunk is not None:
+                on_chunk()
+    finally:
+        if pool:
+            pool.shutdown()
     hist, with_card, held, naturals = (total([p[i] for p in parts]) for i in range(4))
     rows = np.concatenate([p[4] for p in parts])
     joint = copula_grids(rows, hist, np.random.default_rng(
-        np.random.SeedSequence([seed, TRAINED_PRESETS.index(preset), 0x10E7])))
+        np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0x10E7])))
     return hist, naturals, deltas(hist, with_card, held), joint
 
 

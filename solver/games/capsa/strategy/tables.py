@@ -20,7 +20,9 @@ is valued from their joint distribution rather than as if they were independent 
 :mod:`solver.games.capsa.strategy.joint`).
 
 Custom rules use the tables of the preset sharing their wheel and scoring; their own royalty
-table and natural units are applied on top.
+table and natural units are applied on top. ``capsa train --rules`` (:mod:`.build`) makes a file
+trained for a rule set itself; ``tables=`` / ``--tables FILE`` play it (or any tables file), and
+``CAPSA_TABLES`` names the file a process plays by default (:func:`use_tables`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -82,7 +85,20 @@ class StrategyTables:
 
 @lru_cache(maxsize=4)
 def load_raw(path: str = str(DATA_FILE)) -> dict[str, dict[str, np.ndarray]]:
-    """The histograms of every trained preset, and the file's metadata under ``"meta"``."""
+    """The histograms of every trained preset, and the file's metadata under ``"meta"``;
+    :class:`InputError` for a file that is not a tables file."""
+    if not os.path.isfile(path):
+        raise InputError(f"tables file {Path(path).name}: no such file")
+    if not zipfile.is_zipfile(path):
+        raise InputError(f"{Path(path).name} is not a tables file (not an .npz archive)")
+    try:
+        return _load_raw(path)
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"{Path(path).name} is not a readable tables file: {why}") from None
+
+
+def _load_raw(path: str) -> dict[str, dict[str, np.ndarray]]:
     with np.load(path, allow_pickle=False) as data:
         out: dict = {"meta": json.loads(str(data["meta"]))}
         for preset in TRAINED_PRESETS:
@@ -139,7 +155,53 @@ def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
         raise
 
 
-_IN_USE: list[Path] = [DATA_FILE]
+TABLES_ENV = "CAPSA_TABLES"
+# the tables every ``table`` decision plays unless told otherwise: the shipped file, or the one
+# named by CAPSA_TABLES (what ``capsa serve --tables`` sets, so every process of the service,
+# forked or spawned, plays the same file)
+_IN_USE: list[Path] = [Path(os.environ[TABLES_ENV]) if os.environ.get(TABLES_ENV) else DATA_FILE]
+
+
+def checked_tables_file(path: str | os.PathLike[str]) -> str:
+    """The absolute path of a tables file, read once to check it: :class:`InputError` names a
+    missing file, one that is not a tables file, or one that holds no tables."""
+    where = os.path.abspath(os.fspath(path))
+    if not os.path.isfile(where):
+        raise InputError(f"tables file {os.fspath(path)}: no such file")
+    raw = load_raw(where)
+    if not any(preset in raw for preset in TRAINED_PRESETS):
+        raise InputError(f"tables file {os.fspath(path)} holds no tables")
+    return where
+
+
+def use_tables(path: str | os.PathLike[str]) -> str:
+    """Make a tables file this process's default (and its children's, through
+    ``CAPSA_TABLES``); returns its checked absolute path."""
+    where = checked_tables_file(path)
+    os.environ[TABLES_ENV] = where
+    _IN_USE[0] = Path(where)
+    return where
+
+
+@dataclass(frozen=True)
+class TablesInfo:
+    """Which tables an answer played: the file's name (never its folder), its content hash and
+    the rules it was trained for (a preset name, or the rule set of a ``capsa train`` file)."""
+
+    file: str
+    digest: str
+    trained_for: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "digest": self.digest, "trained_for": self.trained_for}
+
+
+def tables_info(rules: Rules, path: str | os.PathLike[str] | None = None) -> TablesInfo:
+    """:class:`TablesInfo` of the tables ``rules`` play from ``path`` (default: the file in use)."""
+    where = str(_IN_USE[-1] if path is None else path)
+    meta = load_raw(where)["meta"]
+    trained = meta.get("rules") if meta.get("rules") is not None else training_preset(rules)
+    return TablesInfo(Path(where).name, _digest(where), trained)
 
 
 @contextmanager
@@ -177,7 +239,7 @@ def without_removal(path: str | Path, out: str | Path, keep_joint: bool = True) 
     return Path(out)
 
 
-def tables_for(rules: Rules, path: str | Path | None = None,
+def tables_for(rules: Rules, path: str | os.PathLike[str] | None = None,
                card_removal: bool = True) -> StrategyTables:
     """The strategy tables for a set of rules (cached), from the shipped data file (or the
     one :func:`tables_file` put in use) or from another table file of the same format at
