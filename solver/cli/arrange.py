@@ -9,13 +9,13 @@ from solver.cli.common import rules_argument
 from solver.games.capsa.solve import arrange
 
 
-def format_arrange(res: dict) -> str:
+def format_arrange(res: dict, show_tables: bool = False) -> str:
     lines = [f"hand: {' '.join(res['hand'])}",
              f"valid arrangements: {res['valid_arrangements']:,}   method: {res['method']}, "
              f"{res['opponents']} opponent{'s' if res['opponents'] > 1 else ''}"
              + ("" if res["card_removal"] else ", no card removal")
              + (f"   tables: {res['tables']['file']} ({res['tables']['digest']})"
-                if "tables" in res else "")]
+                if show_tables and "tables" in res else "")]
     if res["natural"]:
         lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
     for i, a in enumerate(res["arrangements"], 1):
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
                   args.top, opponent_hands=args.opponent_hand or None,
                   card_removal=not args.no_card_removal, tables=args.tables).to_dict()
-    print(json.dumps(res, ensure_ascii=False) if args.json else format_arrange(res))
+    print(json.dumps(res, ensure_ascii=False) if args.json
+          else format_arrange(res, show_tables=args.tables is not None))
     return 0
 
 

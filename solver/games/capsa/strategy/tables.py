@@ -28,6 +28,7 @@ trained for a rule set itself; ``tables=`` / ``--tables FILE`` play it (or any t
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import tempfile
@@ -138,16 +139,21 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
 
 
 def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
-    """Write a tables file atomically (a temporary file renamed into place)."""
-    # Any: numpy's stub reads a ** mapping as if it could hold savez's own keywords
+    """Write a tables file atomically (a temporary file renamed into place), as ``.npz`` with
+    fixed member dates: the same arrays make the same bytes, so the same digest."""
     arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
-    named: dict[str, Any] = arrays
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
     os.close(fd)
     try:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **named)
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, value in arrays.items():
+                buf = io.BytesIO()
+                np.lib.format.write_array(buf, np.asanyarray(value), allow_pickle=False)
+                info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, buf.getvalue())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
