@@ -136,6 +136,8 @@ def test_the_cli_trains_and_plays_a_house_file(tmp_path, capsys):
     (["train", "--rules", "nowhere.json", "-o", "x.npz"], "nowhere.json"),
     (["train", "--rules", "standard", "--players", "5", "-o", "x.npz"], "--players"),
     (["train", "--rules", "standard", "-o", "no/such/dir/x.npz"], "no directory"),
+    (["serve", "--tables", "missing.npz"], "no such file"),
+    (["batch", "in.txt", "-o", "out.jsonl", "--tables", "missing.npz"], "no such file"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -152,3 +154,13 @@ def test_capsa_tables_names_the_default_of_every_process(house_file):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True, timeout=300).stdout
     assert json.loads(out)["file"] == "house.npz"
+
+
+def test_use_tables_sets_the_default_of_this_process_and_its_children(house_file, monkeypatch):
+    from solver.games.capsa.strategy import tables as T
+
+    monkeypatch.setattr(T, "_IN_USE", [T.DATA_FILE])
+    monkeypatch.setenv(T.TABLES_ENV, "")  # recorded, so the variable is restored afterwards
+    assert T.use_tables(house_file) == str(house_file.resolve())
+    assert os.environ[T.TABLES_ENV] == str(house_file.resolve())
+    assert arrange(HAND, opponents=1, top=1).to_dict()["tables"]["file"] == "house.npz"
