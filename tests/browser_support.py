@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -65,3 +66,38 @@ def watched_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Itera
     context.close()
     assert not outside, f"the page requested outside resources: {outside}"
     assert not problems, problems
+
+
+class LiveServer:
+    """The app (sessions in the SQLite file ``db``) on a loopback port in a daemon thread;
+    ``restart()`` stops it and serves a new app on the same port and the same database file
+    (a restart of the service)."""
+
+    def __init__(self, db: str):
+        self.db = db
+        self.port = 0
+        self._start()
+
+    def _start(self) -> None:
+        from werkzeug.serving import make_server
+
+        from api import create_app
+
+        self.app = create_app({"TESTING": True, "WARMUP": False, "SESSIONS_DB": self.db})
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self._start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"

@@ -12,14 +12,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import watched_page
+from browser_support import LiveServer, watched_page
 
-from api import create_app
 from solver.games import get_game
 from solver.games.capsa.splits import Arrangement, is_foul
 
@@ -28,38 +26,6 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parents[1] / "artefacts")) / "play"
-
-
-class LiveServer:
-    """The app on a loopback port in a daemon thread; ``restart()`` stops it and serves a
-    new app on the same port and the same database file (a restart of the service)."""
-
-    def __init__(self, db: str):
-        self.db = db
-        self.port = 0
-        self._start()
-
-    def _start(self) -> None:
-        from werkzeug.serving import make_server
-
-        self.app = create_app({"TESTING": True, "WARMUP": False, "SESSIONS_DB": self.db})
-        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
-
-    def restart(self) -> None:
-        self.stop()
-        self._start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 @pytest.fixture(scope="module")

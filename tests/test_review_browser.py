@@ -17,16 +17,14 @@ import io
 import json
 import os
 import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import watched_page
+from browser_support import LiveServer, watched_page
 
 import solver
-from api import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -39,27 +37,9 @@ CSV_HEADER = ["line", "hand", "ev", "best_ev", "ev_lost", "exact", "mistake", "m
 BAD_LINE = '{"front": "As Ks Qs", "middle": "Jh Th"'  # not valid JSON
 
 
-class Live:
-    """The app (sessions in a SQLite file) on a loopback port in a daemon thread."""
-
-    def __init__(self, db: str):
-        from werkzeug.serving import make_server
-
-        self.app = create_app({"TESTING": True, "WARMUP": False, "SESSIONS_DB": db})
-        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
-
-
 @pytest.fixture(scope="module")
-def live(app, tmp_path_factory) -> Iterator[Live]:  # ``app`` warms the kernels once
-    server = Live(str(tmp_path_factory.mktemp("review") / "sessions.sqlite3"))
+def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the kernels once
+    server = LiveServer(str(tmp_path_factory.mktemp("review") / "sessions.sqlite3"))
     try:
         yield server
     finally:
@@ -84,7 +64,7 @@ def _shoot(page, name: str) -> None:
     assert width <= PHONE["width"] + 1, f"{name}: the page is {width}px wide at phone width"
 
 
-def _open(page, live: Live) -> None:
+def _open(page, live: LiveServer) -> None:
     page.goto(live.url + "/static/review.html")
     page.wait_for_selector("body[data-ready=true]")
 

@@ -16,8 +16,8 @@ from solver.games.capsa.strategy.build import (
     MAX_HANDS,
     MAX_ROUNDS,
     MIN_HANDS,
-    checkpoint_path,
     make_plan,
+    rounds_done,
     train_file,
 )
 
@@ -40,9 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.progress:
         from tqdm import tqdm
 
-        from solver.games.capsa.strategy.build import _load_checkpoint
-
-        done = _load_checkpoint(checkpoint_path(output), plan).rounds_done
+        done = rounds_done(plan, output)
         bar = tqdm(total=plan.chunks(done), unit="chunk", file=sys.stderr, desc="capsa train",
                    dynamic_ncols=True, disable=None)  # None: only on a terminal
         if done:

@@ -137,6 +137,12 @@ def _load_checkpoint(path: Path, plan: TrainPlan) -> TrainState:
                       [float("nan") if d is None else float(d) for d in meta["deltas"]])
 
 
+def rounds_done(plan: TrainPlan, output: Path) -> int:
+    """Rounds of ``plan`` already in the checkpoint of ``output`` (0 without one): where
+    :func:`train_file` resumes."""
+    return _load_checkpoint(checkpoint_path(output), plan).rounds_done
+
+
 def _save_checkpoint(path: Path, plan: TrainPlan, st: TrainState) -> None:
     assert st.total_hist is not None and st.total_nat is not None and st.prev_pw is not None
     write_arrays(path, {"total_hist": st.total_hist, "total_nat": st.total_nat,

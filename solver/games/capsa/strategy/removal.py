@@ -42,7 +42,7 @@ import numpy as np
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.strategy.joint import copula_grids
-from solver.games.capsa.strategy.play import deal, natural_codes, table_play
+from solver.games.capsa.strategy.play import natural_codes, table_play
 from solver.games.capsa.strategy.tables import (
     DATA_FILE,
     TRAINED_PRESETS,
@@ -51,7 +51,7 @@ from solver.games.capsa.strategy.tables import (
     training_preset,
     write_arrays,
 )
-from solver.games.capsa.strategy.train import chunk_sizes, total
+from solver.games.capsa.strategy.train import chunk_sizes, deal_hands, total
 
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 
@@ -80,7 +80,7 @@ def deltas(hist: np.ndarray, with_card: np.ndarray, held: np.ndarray) -> np.ndar
 def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
     spec, path, seed, n = args
     rules = resolve_rules(spec)
-    hands = deal(np.random.default_rng(seed), n)[:, 0, :]
+    hands = deal_hands(np.random.default_rng(seed), n)
     codes = natural_codes(hands) if rules.naturals_on else np.zeros(n, dtype=np.int64)
     plays = hands[codes == 0]
     _, _, rows = table_play(plays, rules, tables_for(rules, path))
