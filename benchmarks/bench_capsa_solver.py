@@ -124,8 +124,9 @@ def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
         assert np.array_equal(table_play(hands[:300], rules)[2],
                               legacy.table_play(hands[:300], rules)[2])
         for h in hands[:20]:
-            assert arrange(h, rules, 3, top=5).to_dict() == \
-                legacy.arrange_table(h, rules, 3, 5).to_dict()
+            now = arrange(h, rules, 3, top=5).to_dict()
+            now.pop("tables")  # the previous path did not say which tables it played
+            assert now == legacy.arrange_table(h, rules, 3, 5).to_dict()
 
     print("batch, method table, one process (goal: x4 today's path)")
     n = len(hands)
