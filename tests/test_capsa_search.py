@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.cards import format_cards
+from solver.cli import main as capsa_main
+from solver.errors import InputError
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import search_best
 from solver.games.capsa.solve import arrange, arrange_many, arrange_many_columns
@@ -156,10 +158,40 @@ def test_montecarlo_deterministic_and_equal_to_previous(spec, opponents):
     previous code path's on the same deals."""
     rules = resolve_rules(spec)
     for seed, hand in enumerate(deal(np.random.default_rng(8), 3).reshape(-1, 13)):
-        a = arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3).to_dict()
-        assert a == arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3).to_dict()
+        a = arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3,
+                    adaptive=False).to_dict()
+        assert a == arrange(hand, rules, opponents, "montecarlo", 150, seed=seed, top=3,
+                            adaptive=False).to_dict()
         assert a.pop("tables")["file"] == "tables.npz"  # the previous path did not say
-        assert a == legacy.arrange_montecarlo(hand, rules, opponents, 150, seed, 3).to_dict()
+        assert a.pop("samples_used") == 150  # nor how many deals it drew: all of them
+        want = legacy.arrange_montecarlo(hand, rules, opponents, 150, seed, 3).to_dict()
+        assert want.pop("samples_used") is None
+        assert a == want
+
+
+@pytest.mark.parametrize("spec", ["standard", "two-four", "basic",
+                                  {"preset": "standard", "single_royalty": True}], ids=str)
+@pytest.mark.parametrize("opponents,top", [(1, 1), (3, 1), (1, 3)])
+def test_adaptive_montecarlo_is_the_full_scoring_of_the_deals_it_drew(spec, opponents, top):
+    """An adaptive answer is exactly the previous path's answer on the deals it drew (the
+    first ``samples_used`` of the full run's), deterministic for a seed; and it stops only
+    on a block boundary, after two blocks at least."""
+    rules = resolve_rules(spec)
+    stopped = 0
+    for seed, hand in enumerate(deal(np.random.default_rng(9), 6).reshape(-1, 13)):
+        a = arrange(hand, rules, opponents, "montecarlo", 400, seed=seed, top=top).to_dict()
+        assert a == arrange(hand, rules, opponents, "montecarlo", 400, seed=seed,
+                            top=top).to_dict()
+        used = a.pop("samples_used")
+        assert a.pop("tables")["file"] == "tables.npz"
+        assert used in (100, 150, 200, 250, 300, 350, 400)  # blocks of 50, at least two
+        stopped += used < 400
+        want = legacy.arrange_montecarlo(hand, rules, opponents, used, seed, top).to_dict()
+        want["samples"] = 400  # the most it may draw
+        want.pop("samples_used")
+        assert a == want
+    if top == 1 and opponents == 3:
+        assert stopped > 0  # against three opponents most hands settle early
 
 
 @settings(max_examples=30, deadline=None)
@@ -224,3 +256,25 @@ def test_ranked_arrangements_are_values_equal_to_the_previous_path():
     with pytest.raises(AttributeError, match="cannot assign"):
         setattr(res, "method", "known")
     assert not hasattr(res.best, "__dict__")  # slotted
+
+
+def test_the_adaptive_switch_in_python_http_and_cli(client, capsys):
+    """``adaptive=False`` / ``"adaptive": false`` / ``--all-samples`` draw every sample; the
+    default may stop early, and then answers on fewer deals; bad values are refused."""
+    hand = "As Ad Ah Kd Kc Qs Js Ts 9h 7c 6d 5s 3c"  # trips and a straight: settles early
+    full = arrange(hand, "standard", 3, "montecarlo", 1000, seed=2, top=1, adaptive=False)
+    fast = arrange(hand, "standard", 3, "montecarlo", 1000, seed=2, top=1)
+    assert full.samples_used == 1000 and fast.samples_used < 1000
+    assert fast.best.split == full.best.split
+    with pytest.raises(InputError, match="adaptive"):
+        arrange(hand, "standard", 3, "montecarlo", 100, seed=2, adaptive="no")
+    body = {"hand": hand, "method": "montecarlo", "samples": 1000, "seed": 2, "top": 1}
+    got = client.post("/v1/capsa/arrange", json=body).get_json()
+    assert got["samples_used"] == fast.samples_used and got["samples"] == 1000
+    got = client.post("/v1/capsa/arrange", json={**body, "adaptive": False}).get_json()
+    assert got["samples_used"] == 1000
+    r = client.post("/v1/capsa/arrange", json={**body, "adaptive": "no"})
+    assert r.status_code == 400 and "adaptive" in r.get_data(as_text=True)
+    assert capsa_main(["arrange", hand, "--method", "montecarlo", "--seed", "2", "--top", "1",
+                       "--all-samples", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["samples_used"] == 1000

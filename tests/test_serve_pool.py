@@ -98,7 +98,8 @@ def test_app_sends_costly_requests_to_the_pool_with_the_same_answers(pool, clien
     hurried = create_app({"TESTING": True, "WARMUP": False, "COMPUTE_SOCKET": pool,
                           "REQUEST_DEADLINE_S": 0.2}).test_client()
     resp = hurried.post("/v1/capsa/arrange", json={
-        "hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000})
+        "hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000,
+        "adaptive": False})
     assert resp.status_code == 503
     assert resp.get_json()["error"]["code"] == "deadline_exceeded"
     assert "0.2 s deadline" in resp.get_json()["error"]["message"]
@@ -109,7 +110,8 @@ def test_a_worker_refuses_costly_requests_beyond_its_queue_at_once(pool):
 
     app = create_app({"TESTING": True, "WARMUP": False, "COMPUTE_SOCKET": pool,
                       "REQUEST_DEADLINE_S": 3, "COMPUTE_QUEUE": 1})
-    slow = {"hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000}
+    slow = {"hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": 2000,
+            "adaptive": False}
     first: list = []
     t = threading.Thread(target=lambda: first.append(
         app.test_client().post("/v1/capsa/arrange", json=slow).status_code))

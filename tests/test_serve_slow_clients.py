@@ -144,7 +144,7 @@ def worst_legal_request() -> dict:
     cands = arrange(HAND, WORST_RULES, 3, "montecarlo", samples=1, seed=1, top=1).candidates
     samples = min(5000, MAX_WORK // (3 * (cands + OPPONENT_SET_COST)))
     return {"hand": HAND, "rules": WORST_RULES, "method": "montecarlo", "samples": samples,
-            "opponents": 3, "seed": 7, "top": 1}
+            "opponents": 3, "seed": 7, "top": 1, "adaptive": False}
 
 
 def percentile(values: list[float], q: float) -> float:

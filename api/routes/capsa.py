@@ -158,6 +158,9 @@ class ArrangeRequest(Body):
     opponent_arrangements: Annotated[list[ArrangementIn], Field(
         min_length=1, max_length=MAX_OPPONENTS)] | None = None
     card_removal: CardRemoval = True
+    adaptive: bool = Field(True, description=(
+        "Monte Carlo: stop sampling once the answer's order is settled (samples_used says "
+        "how many deals it drew); false draws every sample"))
 
 
 class RowOut(BaseModel):
@@ -200,8 +203,10 @@ class ArrangeResponse(BaseModel):
     candidates: int
     card_removal: bool = Field(description="whether the table decisions used card removal")
     tables: TablesOut | None = Field(None, description="the tables the decisions played")
-    samples: int | None = None
+    samples: int | None = Field(None, description="Monte Carlo: the most deals it draws")
     seed: int | None = None
+    samples_used: int | None = Field(
+        None, description="Monte Carlo: the deals it drew before the answer's order settled")
     elapsed_ms: float
 
 
@@ -369,7 +374,7 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                   opponent_hands=body.opponent_hands,
                   opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
                   if body.opponent_arrangements else None, max_work=MAX_WORK,
-                  card_removal=body.card_removal)
+                  card_removal=body.card_removal, adaptive=body.adaptive)
     out = res.to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out

@@ -30,7 +30,8 @@ def format_arrange(res: dict, show_tables: bool = False) -> str:
 def run(args: argparse.Namespace) -> int:
     res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
                   args.top, opponent_hands=args.opponent_hand or None,
-                  card_removal=not args.no_card_removal, tables=args.tables).to_dict()
+                  card_removal=not args.no_card_removal, tables=args.tables,
+                  adaptive=not args.all_samples).to_dict()
     print(json.dumps(res, ensure_ascii=False) if args.json
           else format_arrange(res, show_tables=args.tables is not None))
     return 0
@@ -46,6 +47,8 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--samples", type=int, default=1000, help="Monte Carlo deals (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="Monte Carlo seed")
     p.add_argument("--top", type=int, default=5, help="arrangements to show (default 5)")
+    p.add_argument("--all-samples", action="store_true",
+                   help="Monte Carlo: draw every sample (default: stop once the order is settled)")
     p.add_argument("--opponent-hand", action="append", metavar="CARDS",
                    help="an opponent's 13 cards (method known; repeat per opponent)")
     p.add_argument("--no-card-removal", action="store_true",

@@ -46,7 +46,8 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
             opponent_hands: Sequence[str | Iterable[object]] | None = None,
             opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
             tables: StrategyTables | str | os.PathLike[str] | None = None,
-            max_work: int | None = None, card_removal: bool = True) -> ArrangeResult:
+            max_work: int | None = None, card_removal: bool = True,
+            adaptive: bool = True) -> ArrangeResult:
     """Rank the arrangements of a 13-card hand by expected points against the opponents.
 
     ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
@@ -60,11 +61,15 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     every request this way). ``card_removal=False`` plays every ``table`` decision of the
     call (the hand's own with ``table``, the sampled or given opponents' otherwise) without
     card removal: about 2.5 times faster, and more exploitable (see the README).
+    ``adaptive`` (``montecarlo`` only): stop sampling once the answer's order is settled
+    (:mod:`solver.games.capsa.methods.montecarlo`); ``samples`` is then the most it draws, and
+    the answer's ``samples_used`` how many it drew. ``adaptive=False`` always draws them all.
     """
     r = resolve_rules(rules)
     check_choice("method", method, METHODS)
     top = check_int("top", top, 1, MAX_TOP)
     card_removal = check_bool("card_removal", card_removal)
+    adaptive = check_bool("adaptive", adaptive)
     h = parse_hand(hand)
     if method != "known":
         opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
@@ -89,10 +94,10 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     if method == "montecarlo":
         n_samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
-        ranked, n_cand = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed, top,
-                                                 st, max_work)
+        ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
+                                                       top, st, max_work, adaptive)
         return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked), method, opponents, r,
-                             n_samples, used_seed, n_cand, card_removal, info)
+                             n_samples, used_seed, n_cand, card_removal, info, used)
     opp = known_opponents(h, r, opponent_hands, opponent_arrangements, st)
     cand = candidates(sp, r)
     return ArrangeResult(cards, len(sp.packed), natural, tuple(exact_result(sp, r, opp, top, cand)),

@@ -84,8 +84,8 @@ class RankedArrangement:
 class ArrangeResult:
     """A ranked answer, best first. ``candidates``: the splits scored (every valid split
     with ``table``: then it is ``valid_arrangements``); ``card_removal``:
-    whether the table decisions used card removal; ``samples`` and ``seed`` are Monte
-    Carlo's."""
+    whether the table decisions used card removal; ``samples`` (the most it draws), ``seed``
+    and ``samples_used`` (the deals it drew before the answer settled) are Monte Carlo's."""
 
     hand: tuple[int, ...]
     # None until first read (a table answer's search never lists the valid splits); a
@@ -101,6 +101,7 @@ class ArrangeResult:
     candidates_scored: int | None = None  # None: every valid split was scored
     card_removal: bool = True
     tables: TablesInfo | None = field(default=None, compare=False)  # the tables file played
+    samples_used: int | None = None
 
     def __post_init__(self) -> None:
         # any sequence in, a tuple kept (an answer cannot change under its holder)
@@ -143,6 +144,6 @@ class ArrangeResult:
         if self.tables is not None:
             d["tables"] = self.tables.to_dict()
         if self.method == "montecarlo":
-            d.update(samples=self.samples, seed=self.seed)
+            d.update(samples=self.samples, seed=self.seed, samples_used=self.samples_used)
         return d
 
