@@ -19,8 +19,9 @@ Why this design:
   prefix; ``target`` is ``(module, name)`` or a picklable callable. The socket lives in a
   private (0700) directory, so only this user can reach it.
 - The supervisor is forked from the caller when the caller is warm and single-threaded
-  (``capsa serve`` before gunicorn starts), else started through multiprocessing's fork
-  server, warms itself once, and forks its processes from that image (safe after threads).
+  (``capsa serve`` before gunicorn starts, a batch or ``arrange_many`` called from a program
+  with no other thread), else started through multiprocessing's fork server, warms itself
+  once, and forks its processes from that image (safe after threads).
 """
 
 from __future__ import annotations
@@ -323,16 +324,18 @@ def fork_child(run: Callable[[], None]) -> int:
     return pid
 
 
-def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0) -> int:
+def start_pool(path: str, size: int, niceness: int = 10, timeout: float = 30.0,
+               stop_on_sigint: bool = True) -> int:
     """Fork a supervisor running :func:`run_pool`; return its pid once the socket accepts.
 
-    Fork it from a warm, single-threaded process (``capsa serve`` before gunicorn starts).
+    Fork it from a warm, single-threaded process (``capsa serve`` before gunicorn starts, a
+    batch before its threads start).
     """
     r, w = os.pipe()
 
     def supervise() -> None:
         os.close(r)
-        run_pool(path, size, niceness, ready_fd=w)
+        run_pool(path, size, niceness, ready_fd=w, stop_on_sigint=stop_on_sigint)
 
     pid = fork_child(supervise)
     os.close(w)
@@ -385,9 +388,18 @@ def _supervise(path: str, size: int, niceness: int, ready: Any) -> None:
     run_pool(path, size, niceness, on_ready=ready.set, stop_on_sigint=False)
 
 
+def can_fork_here() -> bool:
+    """Whether this process may fork a pool's supervisor itself: Linux, and no Python thread
+    but this one (a fork copies only the calling thread, so a lock another thread holds would
+    stay held in the child)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
 class LocalPool:
-    """A pool of ``workers`` processes on a private socket, its supervisor started through
-    the fork server (safe whatever threads the caller runs; it warms itself once)."""
+    """A pool of ``workers`` processes on a private socket. Its supervisor is a fork of this
+    process when :func:`can_fork_here` (already warm: no second interpreter, import or
+    warm-up, about a second of a batch's cold start), else started through the fork server
+    (safe whatever threads the caller runs; it warms itself once)."""
 
     def __init__(self, workers: int, niceness: int = 0, timeout: float = 300.0):
         from solver.warmup import warm_up
@@ -396,6 +408,14 @@ class LocalPool:
         self.workers = workers
         self._dir = tempfile.mkdtemp(prefix="capsa-pool-")  # 0700: a private socket
         self.path = os.path.join(self._dir, "pool.sock")
+        self._process: Any = None
+        self._pid: int | None = None
+        self._ended = False
+        if can_fork_here():
+            # its own process group (a terminal's Ctrl-C belongs to the caller, which closes
+            # the pool), SIGTERM when this process ends
+            self._pid = start_pool(self.path, workers, niceness, timeout, stop_on_sigint=False)
+            return
         ctx = (mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods()
                else mp.get_context("spawn"))
         ready = ctx.Event()
@@ -409,12 +429,25 @@ class LocalPool:
             raise ComputeUnavailable(f"the process pool did not start within {timeout:g} s")
 
     @property
+    def pid(self) -> int:
+        """The supervisor's pid."""
+        return self._pid if self._pid is not None else int(self._process.pid)
+
+    @property
     def alive(self) -> bool:
-        return self._process.is_alive()
+        if self._pid is None:
+            return bool(self._process.is_alive())
+        if not self._ended:
+            try:
+                done, _ = os.waitpid(self._pid, os.WNOHANG)
+            except ChildProcessError:
+                done = self._pid
+            self._ended = done != 0
+        return not self._ended
 
     def worker_pids(self) -> list[int]:
         """The pool's processes now (Linux; empty elsewhere)."""
-        pid = self._process.pid
+        pid = self.pid
         try:
             with open(f"/proc/{pid}/task/{pid}/children") as fh:
                 return [int(p) for p in fh.read().split()]
@@ -422,7 +455,11 @@ class LocalPool:
             return []
 
     def close(self) -> None:
-        if self._process.is_alive():
+        if self._pid is not None:
+            if self.alive:
+                stop_pool(self._pid)
+                self._ended = True
+        elif self._process.is_alive():
             self._process.terminate()
             self._process.join(10)
             if self._process.is_alive():
@@ -433,6 +470,18 @@ class LocalPool:
 
 _POOLS: dict[int, LocalPool] = {}
 _POOLS_LOCK = threading.Lock()
+
+
+def _forked() -> None:
+    """In a forked child: the parent's pools are not its own, and the lock may have been
+    held by the forking call (a pool's supervisor is forked inside :func:`local_pool`)."""
+    global _POOLS_LOCK
+    _POOLS.clear()
+    _POOLS_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 def local_pool(workers: int) -> LocalPool:

@@ -168,6 +168,16 @@ TABLES_ENV = "CAPSA_TABLES"
 _IN_USE: list[Path] = [Path(os.environ[TABLES_ENV]) if os.environ.get(TABLES_ENV) else DATA_FILE]
 
 
+def _forked() -> None:
+    """In a forked child (a pool's supervisor or process), the process default only, as in
+    a fresh process: a :func:`tables_file` block of the parent does not outlive the fork."""
+    del _IN_USE[1:]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
 def checked_tables_file(path: str | os.PathLike[str]) -> str:
     """The absolute path of a tables file, read once to check it: :class:`InputError` names a
     missing file, one that is not a tables file, or one that holds no tables."""
