@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,22 +96,45 @@ def opponent_rows(hands: np.ndarray, rules: Rules, tables: StrategyTables | None
             np.zeros((s, o), dtype=np.bool_), nat.reshape(s, o))
 
 
+class Scores(NamedTuple):
+    """Sums per candidate over some deals, as the referee settles them: points, row wins and
+    ties (C, 3), scoops, and the (deal, opponent) pairs played on rows. Sums over disjoint
+    deals add up (``+``)."""
+
+    points: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    scoop: np.ndarray
+    played: np.ndarray
+
+    def __add__(self, other: object) -> Scores:
+        assert isinstance(other, Scores)
+        return Scores(*(a + b for a, b in zip(self, other)))
+
+
+def score_splits(sp: Splits, rules: Rules, opp: OpponentRows, cand: np.ndarray) -> Scores:
+    """The candidate splits ``cand`` scored against every opponent of every deal of ``opp``."""
+    rows, roy, foul, nat = opp
+    n = len(cand)
+    out = Scores(np.empty(n), np.empty((n, 3), dtype=np.int64), np.empty((n, 3), dtype=np.int64),
+                 np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+    scoring, bonus, net, single = kernel_params(rules)
+    K.score_candidates(np.ascontiguousarray(sp.rows[cand]), np.ascontiguousarray(sp.royalties[cand]),
+                       rows, roy, foul, nat, scoring, int(bonus), net, single, *out)
+    return out
+
+
 def exact_result(sp: Splits, rules: Rules, opp: OpponentRows, top: int,
                  cand: np.ndarray) -> list[RankedArrangement]:
     """The ``top`` best of the candidate splits ``cand`` scored exactly against ``opp``
     (mean points over its deals, summed over its opponents); ties: the smaller packed split."""
-    rows, roy, foul, nat = opp
-    n = len(cand)
-    points = np.empty(n)
-    win = np.empty((n, 3), dtype=np.int64)
-    tie = np.empty((n, 3), dtype=np.int64)
-    scoop = np.empty(n, dtype=np.int64)
-    played = np.empty(n, dtype=np.int64)
-    scoring, bonus, net, single = kernel_params(rules)
-    K.score_candidates(np.ascontiguousarray(sp.rows[cand]), np.ascontiguousarray(sp.royalties[cand]),
-                       rows, roy, foul, nat, scoring, int(bonus), net, single,
-                       points, win, tie, scoop, played)
-    deals = rows.shape[0]
+    return ranked(sp, rules, score_splits(sp, rules, opp, cand), opp[0].shape[0], top, cand)
+
+
+def ranked(sp: Splits, rules: Rules, scores: Scores, deals: int, top: int,
+           cand: np.ndarray) -> list[RankedArrangement]:
+    """The ``top`` best of the candidates ``cand`` by their ``scores`` over ``deals`` deals."""
+    points, win, tie, scoop, played = scores
     ev = points / deals
     order = np.lexsort((sp.packed[cand], -ev))[:top]
     cards = tuple(sp.hand.tolist())

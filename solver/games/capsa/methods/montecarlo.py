@@ -21,20 +21,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.games.capsa import kernels as K
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.limits import MAX_SAMPLES_PER_DECISION, MAX_SEED
 from solver.games.capsa.methods.exact import (
-    OpponentRows,
+    Scores,
     Splits,
     candidates,
-    exact_result,
     opponent_rows,
+    ranked,
+    score_splits,
     valid_splits,
 )
 from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.strategy.play import deal, kernel_params
+from solver.games.capsa.strategy.play import deal
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 from solver.games.capsa.work import check_work
 from solver.validation import check_int
@@ -60,20 +60,6 @@ def block_size(samples: int) -> int:
     return max(50, samples // 20)
 
 
-def _block_points(sp: Splits, rules: Rules, opp: OpponentRows, cand: np.ndarray) -> np.ndarray:
-    """Each candidate's points summed over the deals of ``opp``."""
-    rows, roy, foul, nat = opp
-    n = len(cand)
-    points = np.empty(n)
-    scoring, bonus, net, single = kernel_params(rules)
-    K.score_candidates(np.ascontiguousarray(sp.rows[cand]),
-                       np.ascontiguousarray(sp.royalties[cand]), rows, roy, foul, nat, scoring,
-                       int(bonus), net, single, points, np.empty((n, 3), dtype=np.int64),
-                       np.empty((n, 3), dtype=np.int64), np.empty(n, dtype=np.int64),
-                       np.empty(n, dtype=np.int64))
-    return points
-
-
 def settled(blocks: np.ndarray, packed: np.ndarray, z: float = STOP_Z) -> bool:
     """Whether the candidates' points per block (B, C) settle the best one (by total points,
     ties to the smaller packed split, as the answer orders them): ahead of every other by more
@@ -90,28 +76,28 @@ def settled(blocks: np.ndarray, packed: np.ndarray, z: float = STOP_Z) -> bool:
     return bool(np.all(diff.mean(axis=0) > z * diff.std(axis=0, ddof=1) / np.sqrt(m)))
 
 
-def sampled_opponents(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
-                      st: StrategyTables, cand: np.ndarray, adaptive: bool = True
-                      ) -> OpponentRows:
-    """The opponents' rows on the deals drawn from ``seed``: all ``samples`` of them, or with
-    ``adaptive`` the first ones up to where the best candidate settles (see the module's
-    docstring)."""
+def sampled_scores(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
+                   st: StrategyTables, cand: np.ndarray, adaptive: bool = True
+                   ) -> tuple[Scores, int]:
+    """The candidates' scores on the deals drawn from ``seed``, and how many: all ``samples``
+    of them, or with ``adaptive`` the first ones up to where the best candidate settles (see
+    the module's docstring). Each block is scored once; its sums add up to the answer."""
     unseen = np.setdiff1d(np.arange(52), sp.hand)
     deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
     step = block_size(samples)
     if not adaptive or len(cand) < 2 or samples < 2 * step:
-        return opponent_rows(deals, rules, st)
-    parts: list[OpponentRows] = []
+        step = samples
+    total: Scores | None = None
     blocks: list[np.ndarray] = []
     for start in range(0, samples, step):
-        part = opponent_rows(deals[start:start + step], rules, st)
-        parts.append(part)
-        blocks.append(_block_points(sp, rules, part, cand))
+        part = score_splits(sp, rules, opponent_rows(deals[start:start + step], rules, st), cand)
+        total = part if total is None else total + part
+        blocks.append(part.points)
         if len(blocks) >= 2 and start + step < samples and \
                 settled(np.array(blocks), sp.packed[cand]):
             break
-    rows, roy, foul, nat = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    return rows, roy, foul, nat
+    assert total is not None
+    return total, min(start + step, samples)
 
 
 def montecarlo_arrangements(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
@@ -122,8 +108,8 @@ def montecarlo_arrangements(sp: Splits, rules: Rules, opponents: int, samples: i
     :class:`WorkLimitError` first when the work of all ``samples`` is over ``max_work``."""
     cand = candidates(sp, rules)
     check_work(samples, opponents, len(cand), max_work)
-    opp = sampled_opponents(sp, rules, opponents, samples, seed, st, cand, adaptive)
-    return exact_result(sp, rules, opp, top, cand), len(cand), int(opp[0].shape[0])
+    scores, used = sampled_scores(sp, rules, opponents, samples, seed, st, cand, adaptive)
+    return ranked(sp, rules, scores, used, top, cand), len(cand), used
 
 
 def montecarlo_best_columns(hands: np.ndarray, rules: Rules, opponents: int, samples: int,
