@@ -43,7 +43,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai-fen-4x")
+MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai-fen-4x",
+           "big-two-vs")
+#: ``--rules`` shorthands for ``big-two-vs`` (any JSON object of Big Two options also works).
+RULE_SETS = {"default": {},
+             "cards-left": {"scoring": "cards-left", "bomb_on_two": False}}
 DEFAULT_ITERATIONS = {"big-two": 30, "da-san": 20, "da-bai-fen": 12}
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
@@ -153,14 +157,65 @@ def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any
     return {"deal": deal, "rows": rows}
 
 
+_NETS: dict[str, Any] = {}  # network files by path, loaded once per process
+
+
+def make_big_two_bot(spec: str, iters: int) -> Any:
+    """A Big Two bot from its name: ``baseline``, ``rollout[:N]`` (the previous search bot,
+    baseline rollouts, ``iters`` worlds), ``search[:N[:FILE]]`` (the network-guided search),
+    ``net`` (the shipped network's greedy bot) or ``net:FILE``."""
+    from solver.games.big_two.advise import RolloutSearchBot, SearchBot
+    from solver.games.big_two.bots import BaselineBot
+    from solver.games.big_two.net import NetBot, load
+    name, _, arg = spec.partition(":")
+    if name == "baseline":
+        return BaselineBot()
+    if name == "rollout":
+        return RolloutSearchBot(iterations=int(arg) if arg else iters)
+    if name == "search":  # search[:N[:FILE[:depth[:width]]]]
+        n, _, rest = arg.partition(":")
+        path, _, rest = rest.partition(":")
+        depth, _, width = rest.partition(":")
+        if path and path not in _NETS:
+            _NETS[path] = load(path)
+        return SearchBot(iterations=int(n) if n else iters, net=_NETS.get(path),
+                         depth=int(depth or 1), width=int(width or 4))
+    if name == "net":
+        if arg and arg not in _NETS:
+            _NETS[arg] = load(arg)
+        return NetBot(_NETS[arg] if arg else None)
+    raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], net[:FILE])")
+
+
+def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
+    """One ``hero`` seat against three ``field`` bots, the hero in each seat in turn."""
+    from solver.games.big_two.engine import new_game
+    hero, field, rules = lineup
+    rows = []
+    for seat in range(4):
+        timed = TimedBot(make_big_two_bot(hero, iters))
+        bots = [make_big_two_bot(field, iters)] * 4
+        bots[seat] = timed
+        st = _play(new_game(seed=deal, rules=json.loads(rules)), bots, seed=deal * 4 + seat)
+        rows.append({"seat": seat, "win": st.winner == seat, "points": st.returns()[seat],
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
+    field_bot = make_big_two_bot(field, iters)
+    ref = _play(new_game(seed=deal, rules=json.loads(rules)), [field_bot] * 4, seed=deal * 4)
+    return {"deal": deal, "rows": rows, "lineup": [hero, field, rules],
+            "reference": sum(ref.returns()) / 4}
+
+
 TASKS = {"big-two": big_two_deal, "da-san": da_san_deal, "da-bai-fen": da_bai_fen_deal}
 
 
-def _run(args: tuple[str, int, int, int | None]) -> dict[str, Any]:
+def _run(args: tuple[str, int, int, Any]) -> dict[str, Any]:
     game, deal, iters, strong = args
     t = time.perf_counter()
-    task = da_bai_fen_hands if (game == "da-bai-fen" and strong) else TASKS[game]
-    out = task(deal, iters, strong)
+    if game == "big-two-vs":
+        out = big_two_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
+    else:
+        task = da_bai_fen_hands if (game == "da-bai-fen" and strong) else TASKS[game]
+        out = task(deal, iters, strong)
     out["wall"] = time.perf_counter() - t
     return out
 
@@ -201,11 +256,13 @@ def _fmt(label: str, xs: list[float], scale: float = 1.0, unit: str = "") -> str
 def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     game = match.removesuffix("-4x")
     strong = match.endswith("-4x")
+    if game == "big-two-vs":
+        game, strong = "big-two", False
     rows = [r for rec in records for r in rec["rows"]]
     calls = sum(r["calls"] for r in rows)
     secs = sum(r["seconds"] for r in rows)
     wall = sum(rec["wall"] for rec in records)
-    who = "search 4x" if strong else "search"
+    who = meta.get("hero") or ("search 4x" if strong else "search")
     lines = [f"match {match}: {len(records)} deals, {len(rows)} "
              f"{'games' if game == 'da-bai-fen' and not strong else 'hands'}; iterations "
              f"{meta['iterations']}{' vs ' + str(meta['iterations'] * 4) if strong else ''}",
@@ -220,7 +277,13 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
                           [sum(r["win"] for r in rec["rows"]) / 4 for rec in records], 100, " %"))
         lines.append(_fmt(f"{who} points per hand",
                           [sum(r["points"] for r in rec["rows"]) / 4 for rec in records]))
-        if not strong:
+        if all("reference" in rec for rec in records) and "hero" in meta:
+            lines.append(_fmt("reference: a field seat, all-field play of these deals",
+                              [rec["reference"] for rec in records]))
+            lines.append(_fmt("hero minus that reference (points per hand)",
+                              [sum(r["points"] for r in rec["rows"]) / 4 - rec["reference"]
+                               for rec in records]))
+        if not strong and "hero" not in meta:
             from solver.games.big_two.bots import self_play
             ref = [sum(self_play(seed=rec["deal"]).returns) / 4 for rec in records]
             lines.append(_fmt("reference: a baseline seat, all-baseline play of these deals",
@@ -291,24 +354,43 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-deal", type=int, default=1)
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--report", action="store_true", help="only print the checkpoint's figures")
+    ap.add_argument("--hero", default="search",
+                    help="big-two-vs: the lone bot (baseline, rollout[:N], search[:N[:FILE]], net[:FILE])")
+    ap.add_argument("--field", default="net", help="big-two-vs: the other three seats' bot")
+    ap.add_argument("--rules", default="default",
+                    help="big-two-vs: " + ", ".join(RULE_SETS) + " or a JSON object of options")
     a = ap.parse_args(argv)
     if a.match is None:
         found = sorted(CHECKPOINT_DIR.glob("match_*_i*.jsonl"))
         for path in found:
             match, _, iters = path.stem.removeprefix("match_").rpartition("_i")
-            if match in MATCHES and iters.isdigit():
-                print(report(match, _load(path), {"iterations": int(iters)}))
+            records = _load(path)
+            if match.startswith("big-two-vs_") and iters.isdigit() and records:
+                hero, field, rules = records[0]["lineup"]
+                print(report("big-two-vs", records, {
+                    "iterations": int(iters), "hero": f"{hero} (vs 3 {field}, rules {rules})"}))
+            elif match in MATCHES and iters.isdigit():
+                print(report(match, records, {"iterations": int(iters)}))
         if not found:
             print("no checkpoints yet: play a match with --match "
                   f"({', '.join(MATCHES)}), e.g. --match big-two --deals 500")
         return 0
     game = a.match.removesuffix("-4x")
-    iters = a.iterations or DEFAULT_ITERATIONS[game]
-    strong = 4 * iters if a.match.endswith("-4x") else None
+    iters = a.iterations or DEFAULT_ITERATIONS[game.removesuffix("-vs")]
+    strong: Any = 4 * iters if a.match.endswith("-4x") else None
     path = a.checkpoint or CHECKPOINT_DIR / f"match_{a.match}_i{iters}.jsonl"
+    meta: dict[str, Any] = {"iterations": iters}
+    if game == "big-two-vs":
+        rules = json.dumps(RULE_SETS.get(a.rules) if a.rules in RULE_SETS
+                           else json.loads(a.rules), sort_keys=True)
+        strong = (a.hero, a.field, rules)
+        meta["hero"] = f"{a.hero} (vs 3 {a.field}, rules {rules})"
+        tag = f"{a.hero}_vs_{a.field}_{a.rules if a.rules in RULE_SETS else 'custom'}"
+        path = a.checkpoint or CHECKPOINT_DIR / (
+            "match_big-two-vs_" + "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
+            + f"_i{iters}.jsonl")
     path.parent.mkdir(parents=True, exist_ok=True)
     records = _load(path)
-    meta = {"iterations": iters}
     if not a.report:
         done = {r["deal"] for r in records}
         todo = [d for d in range(a.first_deal, a.first_deal + a.deals) if d not in done]

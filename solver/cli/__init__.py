@@ -8,13 +8,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from solver.cli import advise, arrange, batch, moves, review, score, serve, train, valid
+from solver.cli import (
+    advise,
+    arrange,
+    batch,
+    moves,
+    review,
+    score,
+    serve,
+    train,
+    train_bot,
+    valid,
+)
 from solver.cli.common import EXIT_INPUT_ERROR, Parser
 from solver.errors import InputError
 
 __all__ = ["EXIT_INPUT_ERROR", "build_parser", "main"]
 
-COMMANDS = (arrange, valid, score, batch, review, train, moves, advise, serve)
+COMMANDS = (arrange, valid, score, batch, review, train, train_bot, moves, advise, serve)
 
 
 def build_parser() -> Parser:
@@ -28,7 +39,9 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        argv = list(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
+        args.argv = argv  # the command as given (recorded by files it writes)
         return int(args.func(args) or 0)
     except InputError as exc:
         print(f"capsa: error: {exc}", file=sys.stderr)

@@ -1,17 +1,21 @@
-"""Big Two advice: determinized Monte Carlo over the hidden hands, and the search bot.
+"""Big Two advice: determinized search over the hidden hands, guided by a value network.
 
 From an observation alone (the seat's hand, the plays so far, how many cards each seat
 holds, the play to beat) a world is sampled by dealing the unseen cards at random to the
-other seats in their counts (with 2-3 players the rest is set aside). Each candidate play is
-tried in the same worlds and the hand is played out by the baseline bots (fast: one kernel
-call per turn); a candidate's value is the seat's mean points at the end of the hand, the
-finished world's ``returns()`` under the observation's rules (its ``scoring`` and
-``zero_sum``): minus the seat's penalty when another seat goes out, and for a win 0 or, when
-the winner collects (``cards-left``, or ``zero_sum``), the points of every other seat's cards
-left, so the search values a win by how many cards it strands in each opponent's hand.
+other seats in their counts (with 2-3 players the rest is set aside).
 
-Leads can number 1,600; the search tries a short list: for each kind the lowest plays and
-the highest, the baseline's choice, and the pass when allowed.
+The search (:func:`rank`, the ``search`` bot, ``advise``): the self-play value network
+(:mod:`solver.games.big_two.net`) scores every legal option from what the seat sees; the
+:data:`NET_CANDIDATES` best are each tried in the same sampled worlds, the other seats answer
+with the network (each from its own view of that world) until the seat is to act again, and
+the candidate is valued there by the seat's best ``Q`` (or the hand's points if it ended).
+A candidate's value is its mean over the worlds, in the points of the rules' ``scoring``
+(``returns()``: minus the seat's penalty when another seat goes out, and for a win 0 or,
+when the winner collects, the points of every other seat's cards left).
+
+The previous search (:func:`rank_rollout`, the ``search-rollout`` bot) is kept to compare
+with: a short list by kind (the lowest plays and the highest, the baseline's choice, the
+pass), each rolled out to the end by the baseline bots.
 
 >>> from solver.games.big_two.engine import new_game
 >>> state = new_game(seed=5)
@@ -24,8 +28,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from solver.cards import NUM_CARDS, parse_cards
 from solver.errors import InputError, RulesError
@@ -41,6 +47,7 @@ from solver.games.big_two.moves import (
     ids_to_mask,
     parse_play,
 )
+from solver.games.big_two.net import QNet, Seen, default_net, legal_q, move_at, seen_from_state
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.search import (
     Ranked,
@@ -51,11 +58,14 @@ from solver.games.search import (
 )
 from solver.games.search import SearchBot as BaseSearchBot
 
-__all__ = ["SearchBot", "advise", "leaf_value", "rank", "sample_world"]
+__all__ = ["RolloutSearchBot", "SearchBot", "advise", "leaf_value", "rank", "rank_rollout",
+           "sample_world"]
 
 LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 _BASELINE = BaselineBot()
+NET_CANDIDATES = 4  # options of highest Q the network-guided search tries
+NET_METHOD = "determinized one-turn lookahead on a self-play value network"
 
 
 class View:
@@ -161,10 +171,79 @@ def leaf_value(world: BigTwoState, seat: int) -> float:
     return world.returns()[seat]
 
 
+def _seen(view: View) -> Seen:
+    return Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
+                view.last_player, view.passes, view.rules, not view.history)
+
+
+def net_candidates(view: View, net: QNet, width: int = NET_CANDIDATES
+                   ) -> tuple[list[Move], int, dict[int, float]]:
+    """The ``width`` options of highest ``Q`` (the network's own choice first), how many
+    options are legal, and those options' ``Q`` by mask."""
+    lm = generate(view.mine, view.current, view.required, view.rules)
+    q = legal_q(net, _seen(view), lm)
+    order = np.argsort(-q, kind="stable")[:width]
+    moves = [move_at(lm, int(i)) for i in order]
+    return moves, len(q), {m.mask: float(q[int(i)]) for m, i in zip(moves, order)}
+
+
+def _net_reply(net: QNet, seat: int, depth: int = 1
+               ) -> Callable[[BigTwoState, random.Random], None]:
+    """Play the other seats with the network (each from its own view of the sampled world)
+    until ``seat`` is to act for the ``depth``-th time (it plays its own best ``Q`` at the
+    turns before) or the hand is over."""
+    def reply(world: BigTwoState, rng: random.Random) -> None:
+        turns = 0
+        for _ in range(MAX_TURNS):
+            if world.winner >= 0:
+                return
+            if world.current_player == seat:
+                turns += 1
+                if turns >= depth:
+                    return
+            lm = world.legal()
+            if len(lm) == 0:
+                world._apply_trusted(PASS)
+                continue
+            q = legal_q(net, seen_from_state(world), lm)
+            world._apply_trusted(move_at(lm, int(np.argmax(q))))
+        raise InputError("the observation does not describe a hand that can end")
+    return reply
+
+
+def _net_value(net: QNet) -> Callable[[BigTwoState, int], float]:
+    """The seat's points: the hand's return when it is over, else its best ``Q`` from what
+    it sees at its next turn."""
+    def value(world: BigTwoState, seat: int) -> float:
+        if world.winner >= 0:
+            return world.returns()[seat]
+        return float(legal_q(net, seen_from_state(world), world.legal()).max())
+    return value
+
+
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
-         iterations: int | None = None, seed: int | None = None) -> Ranked:
-    """The searched candidates of the seat to act, best first (Move objects)."""
+         iterations: int | None = None, seed: int | None = None, net: QNet | None = None,
+         depth: int = 1, width: int = NET_CANDIDATES) -> Ranked:
+    """The searched candidates of the seat to act, best first (Move objects): the network's
+    best few options, each tried in the same sampled worlds, the other seats answering with
+    the network until the seat's next turn, valued there by its best ``Q``."""
+    view = View(observation)
+    net = net or default_net()
+    cands, legal, q = net_candidates(view, net, width)
+    ranked = search_seat(view, (cands, legal), sample_world, _play,
+                         _net_reply(net, view.seat, depth), _net_value(net), budget_ms,
+                         iterations, seed)
+    ranked.info = {**ranked.info, "method": NET_METHOD,
+                   "q": [round(q[m.mask], 6) for m, _ in ranked.moves]}
+    return ranked
+
+
+@guarded
+def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
+                 iterations: int | None = None, seed: int | None = None) -> Ranked:
+    """The previous search (kept to compare with): a short candidate list by kind, each
+    rolled out to the end of the hand by the baseline bots in sampled worlds."""
     view = View(observation)
     return search_seat(view, candidates(view), sample_world, _play, _rollout, leaf_value,
                        budget_ms, iterations, seed)
@@ -178,8 +257,28 @@ def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
     return advice(ranked, lambda m: m.to_json(), observation["player"], "big-two")
 
 
-class SearchBot(BaseSearchBot):
-    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
+_rank = rank
 
-    rank = staticmethod(rank)
+
+class SearchBot(BaseSearchBot):
+    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move),
+    with the shipped network or ``net``."""
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
+                 net: QNet | None = None, depth: int = 1, width: int = NET_CANDIDATES):
+        super().__init__(iterations, budget_ms)
+        self.net, self.depth, self.width = net, depth, width
+
+    def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
+             iterations: int | None, seed: int) -> Ranked:
+        return _rank(observation, budget_ms, iterations, seed, self.net, self.depth, self.width)
+
+    same = staticmethod(lambda a, b: a.mask == b.mask)
+
+
+class RolloutSearchBot(BaseSearchBot):
+    """The previous search bot (baseline rollouts), kept as a yardstick."""
+
+    name = "search-rollout"
+    rank = staticmethod(rank_rollout)
     same = staticmethod(lambda a, b: a.mask == b.mask)

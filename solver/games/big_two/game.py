@@ -9,10 +9,12 @@ from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
 from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
 from solver.games.big_two import moves_result
-from solver.games.big_two.advise import SearchBot, View, advise
+from solver.games.big_two.advise import RolloutSearchBot, SearchBot, View, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
 from solver.games.big_two.engine import BigTwoState, new_game
-from solver.games.big_two.moves import HAND_SIZE, ids_to_mask, warm_up
+from solver.games.big_two.moves import HAND_SIZE, ids_to_mask
+from solver.games.big_two.moves import warm_up as warm_up_moves
+from solver.games.big_two.net import NetBot, default_net
 from solver.games.big_two.rules import (
     DEFAULT_RULES,
     FLUSH_ORDERS,
@@ -79,6 +81,12 @@ def summary(observation: Mapping[str, Any]) -> str | None:
             f"Cards left{scored}: {left}.")
 
 
+def warm_up() -> None:
+    """Compile the move kernels and load the shipped network (start-up, not a first request)."""
+    warm_up_moves()
+    default_net()
+
+
 GAME = GameInfo(
     name="big-two",
     title="Capsa Banting (Big Two)",
@@ -103,7 +111,8 @@ GAME = GameInfo(
                "winner collects (zero_sum has no effect)", SCORINGS),
     ),
     aliases=("capsa-banting", "big2"),
-    bots={"search": SearchBot, "baseline": BaselineBot, "random": RandomBot},
+    bots={"search": SearchBot, "net": NetBot, "search-rollout": RolloutSearchBot,
+          "baseline": BaselineBot, "random": RandomBot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "3d 4c 7s 7h 2s"', positional=True),

@@ -1,0 +1,92 @@
+"""``capsa train-bot big-two -o NET.npz``: the Big Two value network, trained by self-play."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from solver.cli.common import int_arg
+
+GAMES = ("big-two",)
+
+
+def _float_arg(name: str, low: float, high: float):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low <= value < high:
+            raise argparse.ArgumentTypeError(f"{name} must be a number from {low} to below "
+                                             f"{high}, got {text!r}")
+        return value
+    return parse
+
+
+def run(args: argparse.Namespace) -> int:
+    from solver.games.big_two.train import TrainConfig, train
+
+    cfg = TrainConfig(games=args.games, seed=args.seed, epsilon=args.epsilon, lr=args.lr)
+    output = Path(args.output)
+    checkpoint = Path(args.checkpoint) if args.checkpoint else \
+        output.with_name(output.stem + "-train.npz")
+    argv, skip = [], False
+    for a in args.argv:  # the command without --workers, which does not change the result
+        if skip or a.startswith("--workers"):
+            skip = a == "--workers"
+            continue
+        argv.append(a)
+    command = "capsa " + " ".join(shlex.quote(a) for a in argv)
+    bar = None
+    if args.progress:
+        from tqdm import tqdm
+        bar = tqdm(total=cfg.games, unit="hand", file=sys.stderr, desc="capsa train-bot",
+                   dynamic_ncols=True, disable=None, smoothing=0.05)
+    last = [0]
+
+    def progress(done: int, total: int, loss: float, seconds: float) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+            bar.set_postfix(loss=f"{loss:.4f}", refresh=False)
+        last[0] = done
+
+    start = time.time()
+    try:
+        net = train(output, cfg, checkpoint, args.checkpoint_every, command, progress,
+                    args.workers)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB) in {time.time() - start:.0f} s:"
+          f" {net.meta['games']:,} self-play hands, final loss {net.meta['final_loss']:.4f}",
+          file=sys.stderr)
+    return 0
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "train-bot", help="train a game's value network by self-play (Big Two)",
+        description="Deep Monte Carlo self-play: every decision's features regress on the "
+                    "seat's final points. Resumable: the checkpoint (default NET-train.npz "
+                    "beside the output) is rewritten as it goes; run the same command again "
+                    "after a stop. Deterministic for a seed.")
+    p.add_argument("game", choices=GAMES)
+    p.add_argument("-o", "--output", metavar="NET.npz", required=True)
+    p.add_argument("--games", type=int_arg("--games", 1), default=200_000,
+                   help="self-play hands in all (default 200,000)")
+    p.add_argument("--seed", type=int_arg("--seed", 0), default=2026)
+    p.add_argument("--epsilon", type=_float_arg("--epsilon", 0.0, 1.0), default=0.03,
+                   help="share of decisions explored at random (default 0.03)")
+    p.add_argument("--lr", type=_float_arg("--lr", 1e-6, 1.0), default=3e-4,
+                   help="Adam step size (default 0.0003)")
+    p.add_argument("--checkpoint", metavar="FILE", default=None)
+    p.add_argument("--checkpoint-every", type=int_arg("--checkpoint-every", 1), default=4_000,
+                   help="hands between checkpoints (default 4,000)")
+    p.add_argument("--workers", type=int_arg("--workers", 1, 64), default=1,
+                   help="processes playing the self-play hands (default 1; the result does "
+                        "not depend on it)")
+    p.add_argument("--no-progress", dest="progress", action="store_false")
+    p.set_defaults(func=run)

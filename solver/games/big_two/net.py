@@ -1,0 +1,287 @@
+"""Big Two value network: what a seat sees and a candidate play in, expected points out.
+
+A small numpy MLP estimates ``Q(s, a)``: the points (the rules' ``returns()``, divided by
+:data:`POINT_SCALE`) the seat to act ends the hand with if it plays ``a`` now from what it sees
+``s`` and everyone plays on as in self-play. Trained by Monte Carlo regression on the final
+points of self-play hands (:mod:`solver.games.big_two.train`); the bot that plays the best
+``Q`` is :class:`NetBot`. Nothing hidden enters the features: the seat's own hand, the cards
+each other seat has played, how many each holds, the play to beat, passes and the rules.
+
+The file (``.npz``) holds the layer weights and a JSON ``meta`` record: the format version,
+the feature layout, the command, seed and games that made it. :func:`load` checks the format
+and the layout, so a file built for other features is refused with a clear error.
+
+>>> from solver.games.big_two.engine import new_game
+>>> net = QNet.initial(seed=0)
+>>> state = new_game(seed=1)
+>>> move = NetBot(net).choose_play(state)
+>>> move in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.cards import NUM_CARDS
+from solver.errors import InputError
+from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move, generate
+from solver.games.big_two.rules import BigTwoRules
+
+__all__ = ["DEFAULT_NET", "FORMAT", "MOVE_FEATURES", "NetBot", "QNet", "STATE_FEATURES",
+           "default_net", "load", "move_features", "state_features"]
+
+FORMAT = "capsa-big-two-qnet/1"
+POINT_SCALE = 13.0  # returns are learned in units of a full hand's cards
+HAND = 13
+MAX_SEATS = 4
+_KINDS = 9  # Kind.PASS .. Kind.STRAIGHT_FLUSH
+#: Feature blocks of what the seat sees, in order (name, width).
+STATE_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", NUM_CARDS),
+    ("played_by_next", NUM_CARDS), ("played_by_second", NUM_CARDS),
+    ("played_by_third", NUM_CARDS),
+    ("unseen", NUM_CARDS),
+    ("cards_left_next", HAND + 1), ("cards_left_second", HAND + 1),
+    ("cards_left_third", HAND + 1), ("cards_left_own", HAND + 1),
+    ("table", NUM_CARDS), ("table_kind", _KINDS), ("table_owner", MAX_SEATS),
+    ("passes", MAX_SEATS - 1), ("opening_lead", 1),
+    ("rules", 5), ("players", 3),
+)
+#: Feature blocks of a candidate play.
+MOVE_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("cards", NUM_CARDS), ("kind", _KINDS), ("cards_left_after", HAND + 1),
+)
+STATE_FEATURES = sum(w for _, w in STATE_LAYOUT)
+MOVE_FEATURES = sum(w for _, w in MOVE_LAYOUT)
+HIDDEN = (256, 256, 128)
+DEFAULT_NET = Path(__file__).resolve().parent / "data" / "qnet.npz"
+_OFF = {}
+_o = 0
+for _name, _w in STATE_LAYOUT:
+    _OFF[_name] = _o
+    _o += _w
+_BIT = np.arange(64, dtype=np.uint64)
+
+
+def _bits(masks: np.ndarray) -> np.ndarray:
+    """52 bit columns (float32) of int64 Big Two masks."""
+    m = np.asarray(masks, dtype=np.int64).astype(np.uint64)
+    return ((m[:, None] >> _BIT[None, :NUM_CARDS]) & np.uint64(1)).astype(np.float32)
+
+
+def _bit_row(out: np.ndarray, start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        out[start + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+@dataclass
+class Seen:
+    """What one seat sees, as the features need it (from an engine state or an observation)."""
+
+    seat: int
+    n: int
+    mine: int
+    counts: Sequence[int]
+    history: Sequence[tuple[int, Move]]
+    current: Move | None
+    last_player: int
+    passes: int
+    rules: BigTwoRules
+    opening: bool = False
+    played: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.played:
+            self.played = [0] * self.n
+            for p, m in self.history:
+                self.played[p] |= m.mask
+
+
+def seen_from_state(state: Any) -> Seen:
+    """The seat to act's view of a :class:`~solver.games.big_two.engine.BigTwoState`."""
+    p = state.current_player
+    return Seen(p, state.num_players, state.hand_mask(p), state.cards_left(), state.history,
+                state.current_play, state.last_player, state.passes, state.rules,
+                state.required_card() >= 0)
+
+
+def state_features(seen: Seen) -> np.ndarray:
+    """The state block (float32, :data:`STATE_FEATURES` wide)."""
+    x = np.zeros(STATE_FEATURES, np.float32)
+    _bit_row(x, _OFF["hand"], seen.mine)
+    unseen = (1 << NUM_CARDS) - 1 & ~seen.mine
+    names = ("next", "second", "third")
+    for r in range(1, seen.n):
+        q = (seen.seat + r) % seen.n
+        _bit_row(x, _OFF[f"played_by_{names[r - 1]}"], seen.played[q])
+        x[_OFF[f"cards_left_{names[r - 1]}"] + min(int(seen.counts[q]), HAND)] = 1.0
+    for q in range(seen.n):
+        unseen &= ~seen.played[q]
+    _bit_row(x, _OFF["unseen"], unseen)
+    x[_OFF["cards_left_own"] + min(seen.mine.bit_count(), HAND)] = 1.0
+    if seen.current is not None:
+        _bit_row(x, _OFF["table"], seen.current.mask)
+        x[_OFF["table_kind"] + int(seen.current.kind)] = 1.0
+        if seen.last_player >= 0:
+            x[_OFF["table_owner"] + (seen.last_player - seen.seat) % seen.n] = 1.0
+    else:
+        x[_OFF["table_kind"]] = 1.0  # leading
+    x[_OFF["passes"] + min(seen.passes, MAX_SEATS - 2)] = 1.0
+    x[_OFF["opening_lead"]] = float(seen.opening)
+    poker, fsuit, bomb = seen.rules.flags
+    r0 = _OFF["rules"]
+    x[r0:r0 + 5] = (poker, fsuit, bomb, seen.rules.scoring == "cards-left",
+                    seen.rules.winner_collects)
+    x[_OFF["players"] + seen.n - 2] = 1.0
+    return x
+
+
+def move_features(mine: int, masks: np.ndarray, keys: np.ndarray, can_pass: bool) -> np.ndarray:
+    """One row per play (``masks``/``keys`` as the generator gives them), then the pass."""
+    k = int(masks.shape[0])
+    rows = k + (1 if can_pass else 0)
+    x = np.zeros((rows, MOVE_FEATURES), np.float32)
+    if k:
+        x[:k, :NUM_CARDS] = _bits(masks)
+        kinds = (np.asarray(keys, np.int64) >> KIND_SHIFT).astype(np.int64)
+        x[np.arange(k), NUM_CARDS + kinds] = 1.0
+        left = mine.bit_count() - x[:k, :NUM_CARDS].sum(axis=1).astype(np.int64)
+        x[np.arange(k), NUM_CARDS + _KINDS + left] = 1.0
+    if can_pass:
+        x[k, NUM_CARDS + int(Kind.PASS)] = 1.0
+        x[k, NUM_CARDS + _KINDS + min(mine.bit_count(), HAND)] = 1.0
+    return x
+
+
+@dataclass
+class QNet:
+    """An MLP on ``[state, move]`` (ReLU hidden layers, one linear output).
+
+    The first layer is split into its state and move columns, so the state's share is
+    computed once per decision for all candidate plays.
+    """
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def initial(cls, seed: int = 0, hidden: Sequence[int] = HIDDEN) -> QNet:
+        """He-initialised weights from ``seed`` (the start of training)."""
+        rng = np.random.default_rng(seed)
+        sizes = [STATE_FEATURES + MOVE_FEATURES, *hidden, 1]
+        ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+              for a, b in zip(sizes[:-1], sizes[1:])]
+        bs = [np.zeros(b, np.float32) for b in sizes[1:]]
+        return cls(ws, bs, {"format": FORMAT, "hidden": list(hidden)})
+
+    def q(self, state: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``Q`` (in points) of each move row for one state row."""
+        w0 = self.weights[0]
+        h = state @ w0[:STATE_FEATURES] + moves @ w0[STATE_FEATURES:] + self.biases[0]
+        np.maximum(h, 0.0, out=h)
+        for w, b in zip(self.weights[1:-1], self.biases[1:-1]):
+            h = h @ w + b
+            np.maximum(h, 0.0, out=h)
+        return (h @ self.weights[-1] + self.biases[-1])[:, 0] * POINT_SCALE
+
+    def save(self, path: str | Path) -> None:
+        """Write the file atomically (a partial file never replaces a good one)."""
+        path = Path(path)
+        arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
+        arrays.update({f"b{i}": b for i, b in enumerate(self.biases)})
+        meta = {**self.meta, "format": FORMAT, "layout": layout_digest()}
+        tmp = path.with_name(path.name + ".part")
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        tmp.replace(path)
+
+
+def layout_digest() -> str:
+    """The feature layout in one string (a file must match it)."""
+    return ";".join(f"{n}:{w}" for n, w in STATE_LAYOUT + MOVE_LAYOUT)
+
+
+def load(path: str | Path) -> QNet:
+    """A network file (``InputError`` naming the problem if it is not one for this layout)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            layers = sum(1 for k in z.files if k.startswith("w"))
+            ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
+            bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
+    except (OSError, KeyError, ValueError) as exc:
+        raise InputError(f"{Path(path).name}: not a Big Two network file ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise InputError(f"{Path(path).name}: format {meta.get('format')!r}, expected {FORMAT!r}")
+    if meta.get("layout") != layout_digest():
+        raise InputError(f"{Path(path).name}: built for another feature layout")
+    if not ws or ws[0].shape[0] != STATE_FEATURES + MOVE_FEATURES or ws[-1].shape[1] != 1 or any(
+            a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])):
+        raise InputError(f"{Path(path).name}: layer shapes do not chain")
+    return QNet(ws, bs, meta)
+
+
+_DEFAULT: list[QNet] = []
+
+
+def default_net() -> QNet:
+    """The shipped network (loaded once)."""
+    if not _DEFAULT:
+        _DEFAULT.append(load(DEFAULT_NET))
+    return _DEFAULT[0]
+
+
+def legal_q(net: QNet, seen: Seen, lm: LegalMoves) -> np.ndarray:
+    """``Q`` of each legal play of ``lm`` and, last, the pass when allowed."""
+    return net.q(state_features(seen), move_features(seen.mine, lm.masks, lm.strengths,
+                                                     lm.can_pass))
+
+
+def move_at(lm: LegalMoves, i: int) -> Move:
+    """The ``i``-th option of ``lm`` (the pass after the plays)."""
+    return lm[i] if i < len(lm) else PASS
+
+
+class NetBot:
+    """Plays the legal option of highest ``Q`` (ties: the first, so the weakest)."""
+
+    name = "net"
+
+    def __init__(self, net: QNet | None = None):
+        self._net = net
+
+    @property
+    def net(self) -> QNet:
+        return self._net if self._net is not None else default_net()
+
+    def choose_play(self, state: Any, rng: random.Random | None = None) -> Move:
+        lm = state.legal()
+        if len(lm) == 0:
+            return PASS
+        if len(lm) == 1 and not lm.can_pass:
+            return lm[0]
+        return move_at(lm, int(np.argmax(legal_q(self.net, seen_from_state(state), lm))))
+
+    def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
+                 rng: random.Random) -> Move:
+        from solver.games.big_two.advise import View
+        view = View(observation)
+        seen = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
+                    view.last_player, view.passes, view.rules, bool(not view.history))
+        lm = generate(view.mine, view.current, view.required, view.rules)
+        best = move_at(lm, int(np.argmax(legal_q(self.net, seen, lm))))
+        for m in legal_moves:
+            if m.mask == best.mask:
+                return m
+        raise InputError("the network chose a move that is not among the legal moves given")

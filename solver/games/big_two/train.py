@@ -1,0 +1,277 @@
+"""Self-play training of the Big Two value network (deep Monte Carlo).
+
+Every seat is the current network, playing its best ``Q`` except with probability
+``epsilon`` a uniform legal option. Each decision with a choice is recorded (the features
+of what the seat saw and of the option it took); when the hand ends each record's target is
+its seat's final points. After every block of ``block_games`` hands the network takes Adam
+steps on that block's records (minibatches, mean squared error), and the next block plays
+with the new weights.
+
+Rules vary from hand to hand (2-4 players, weighted to 4; straights, flush order, bomb on a
+2, scoring and ``zero_sum`` at random) and are part of the input, so one network serves every
+option set.
+
+Deterministic for a seed: hand ``g`` is dealt and explored from ``(seed, g)``, and a
+checkpoint written at a block boundary (weights, Adam moments, hands done) resumes to the
+same file as an unbroken run (on the same machine: float sums follow its BLAS).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.games.big_two.engine import BigTwoState, deal
+from solver.games.big_two.net import (
+    POINT_SCALE,
+    QNet,
+    Seen,
+    load,
+    move_at,
+    move_features,
+    state_features,
+)
+from solver.games.big_two.rules import BigTwoRules
+
+__all__ = ["TrainConfig", "random_rules", "train"]
+
+CHECKPOINT_FORMAT = "capsa-big-two-train/1"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """The knobs of a run (all recorded in the file it makes)."""
+
+    games: int = 200_000
+    seed: int = 2026
+    block_games: int = 16
+    batch: int = 256
+    epochs: int = 1
+    lr: float = 3e-4
+    epsilon: float = 0.03
+    hidden: tuple[int, ...] = (256, 256, 128)
+
+    def check(self) -> None:
+        if self.games < 1 or self.block_games < 1 or self.batch < 1 or self.epochs < 1:
+            raise InputError("games, block_games, batch and epochs must be at least 1")
+        if not 0.0 <= self.epsilon < 1.0 or not 0.0 < self.lr < 1.0:
+            raise InputError("epsilon must be in [0, 1) and lr in (0, 1)")
+
+
+def random_rules(rng: random.Random) -> BigTwoRules:
+    """A rule set for one training hand: 4 seats 70%, 3 and 2 seats 15% each."""
+    players = rng.choices((2, 3, 4), (0.15, 0.15, 0.70))[0]
+    return BigTwoRules(straights=rng.choice(("rank-order", "poker")),
+                       flush_order=rng.choice(("rank", "suit")),
+                       bomb_on_two=rng.random() < 0.5, zero_sum=rng.random() < 0.5,
+                       players=players, scoring=rng.choice(("penalty", "cards-left")))
+
+
+def play_training_hand(net: QNet, game_seed: int, epsilon: float
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One self-play hand: (state rows, move rows, targets in network units)."""
+    rng = random.Random(game_seed)
+    rules = random_rules(rng)
+    state = BigTwoState(deal(rng.getrandbits(64), rules.players), rules)
+    states: list[np.ndarray] = []
+    moves: list[np.ndarray] = []
+    seats: list[int] = []
+    played = [0] * rules.players
+    while state.winner < 0:
+        p = state.current_player
+        lm = state.legal()
+        options = len(lm) + (1 if lm.can_pass else 0)
+        if options == 1:
+            move = move_at(lm, 0)
+        else:
+            mine = state.hand_mask(p)
+            seen = Seen(p, state.num_players, mine, state.cards_left(), state.history,
+                        state.current_play, state.last_player, state.passes, rules,
+                        state.required_card() >= 0, list(played))
+            s = state_features(seen)
+            m = move_features(mine, lm.masks, lm.strengths, lm.can_pass)
+            if rng.random() < epsilon:
+                i = rng.randrange(options)
+            else:
+                i = int(np.argmax(net.q(s, m)))
+            move = move_at(lm, i)
+            states.append(s)
+            moves.append(m[i])
+            seats.append(p)
+        played[p] |= move.mask
+        state._apply_trusted(move)
+    ret = state.returns()
+    y = np.array([ret[p] / POINT_SCALE for p in seats], np.float32)
+    if not states:
+        return (np.zeros((0, 0), np.float32),) * 2 + (y,)  # type: ignore[return-value]
+    return np.stack(states), np.stack(moves), y
+
+
+class Adam:
+    """Adam over a network's weights and biases (moments kept for checkpoints)."""
+
+    def __init__(self, net: QNet, lr: float, b1: float = 0.9, b2: float = 0.999,
+                 eps: float = 1e-8):
+        self.lr, self.b1, self.b2, self.eps = lr, b1, b2, eps
+        self.params = net.weights + net.biases
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.t = 0
+
+    def step(self, grads: list[np.ndarray]) -> None:
+        self.t += 1
+        c1 = 1 - self.b1 ** self.t
+        c2 = 1 - self.b2 ** self.t
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= self.b1
+            m += (1 - self.b1) * g
+            v *= self.b2
+            v += (1 - self.b2) * g * g
+            p -= (self.lr / c1) * m / (np.sqrt(v / c2) + self.eps)
+
+
+def gradients(net: QNet, x: np.ndarray, y: np.ndarray) -> tuple[float, list[np.ndarray]]:
+    """Mean squared error (network units) and its gradients, weights then biases."""
+    acts = [x]
+    h = x
+    for w, b in zip(net.weights[:-1], net.biases[:-1]):
+        h = np.maximum(h @ w + b, 0.0)
+        acts.append(h)
+    out = (h @ net.weights[-1] + net.biases[-1])[:, 0]
+    err = out - y
+    loss = float(np.mean(err * err))
+    d = (2.0 / len(y)) * err[:, None].astype(np.float32)
+    gw: list[np.ndarray] = [np.empty(0)] * len(net.weights)
+    gb: list[np.ndarray] = [np.empty(0)] * len(net.biases)
+    for i in range(len(net.weights) - 1, -1, -1):
+        gw[i] = acts[i].T @ d
+        gb[i] = d.sum(axis=0)
+        if i:
+            d = (d @ net.weights[i].T) * (acts[i] > 0)
+    return loss, gw + gb
+
+
+def _save_checkpoint(path: Path, net: QNet, opt: Adam, done: int, cfg: TrainConfig,
+                     losses: list[float]) -> None:
+    arrays = {f"p{i}": p for i, p in enumerate(opt.params)}
+    arrays.update({f"m{i}": m for i, m in enumerate(opt.m)})
+    arrays.update({f"v{i}": v for i, v in enumerate(opt.v)})
+    meta = {"format": CHECKPOINT_FORMAT, "done": done, "t": opt.t, "config": asdict(cfg),
+            "losses": losses[-2000:], "layers": len(net.weights)}
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, meta=np.array(json.dumps(meta)), **arrays)
+    tmp.replace(path)
+
+
+def _load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, list[float]]:
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        if meta.get("format") != CHECKPOINT_FORMAT:
+            raise InputError(f"{path.name}: not a Big Two training checkpoint")
+        want = {k: v for k, v in asdict(cfg).items() if k != "games"}
+        have = {k: v for k, v in meta["config"].items() if k != "games"}
+        have["hidden"] = tuple(have["hidden"])
+        if want != have:
+            diff = ", ".join(sorted(k for k in want if want[k] != have.get(k)))
+            raise InputError(f"{path.name} was started with other settings ({diff}); "
+                             f"use the same ones or another checkpoint")
+        n = meta["layers"]
+        params = [z[f"p{i}"] for i in range(2 * n)]
+        net = QNet(params[:n], params[n:], {})
+        opt = Adam(net, cfg.lr)
+        opt.m = [z[f"m{i}"] for i in range(2 * n)]
+        opt.v = [z[f"v{i}"] for i in range(2 * n)]
+        opt.t = int(meta["t"])
+    return net, opt, int(meta["done"]), list(meta["losses"])
+
+
+def _play_games(task: tuple[list[np.ndarray], list[np.ndarray], list[int], float]
+                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Worker side: the hands of ``seeds`` with the block's weights."""
+    weights, biases, seeds, epsilon = task
+    net = QNet(weights, biases, {})
+    return [play_training_hand(net, g, epsilon) for g in seeds]
+
+
+def _block(net: QNet, seeds: list[int], epsilon: float, pool: Any, workers: int
+           ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """A block's hands, in seed order whatever the number of workers."""
+    if pool is None:
+        return [play_training_hand(net, g, epsilon) for g in seeds]
+    size = -(-len(seeds) // workers)
+    tasks = [(net.weights, net.biases, seeds[k:k + size], epsilon)
+             for k in range(0, len(seeds), size)]
+    return [hand for part in pool.map(_play_games, tasks) for hand in part]
+
+
+def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | Path | None = None,
+          checkpoint_every: int = 2_000, command: str = "",
+          progress: Callable[[int, int, float, float], None] | None = None,
+          workers: int = 1) -> QNet:
+    """Train to ``cfg.games`` hands and write the network file ``out``.
+
+    With ``checkpoint`` the run resumes from it when it exists and rewrites it every
+    ``checkpoint_every`` hands (rounded to blocks). ``progress(done, total, loss,
+    seconds)`` is called after every block. ``workers`` processes play each block's hands
+    (the result does not depend on how many).
+    """
+    if workers > 1:
+        import multiprocessing as mp
+        with mp.get_context("spawn").Pool(workers) as pool:
+            return _train(out, cfg, checkpoint, checkpoint_every, command, progress, pool,
+                          workers)
+    return _train(out, cfg, checkpoint, checkpoint_every, command, progress, None, 1)
+
+
+def _train(out: str | Path, cfg: TrainConfig, checkpoint: str | Path | None,
+           checkpoint_every: int, command: str,
+           progress: Callable[[int, int, float, float], None] | None, pool: Any,
+           workers: int) -> QNet:
+    cfg.check()
+    out = Path(out)
+    ck = Path(checkpoint) if checkpoint else None
+    if ck is not None and ck.exists():
+        net, opt, done, losses = _load_checkpoint(ck, cfg)
+    else:
+        net = QNet.initial(cfg.seed, cfg.hidden)
+        opt, done, losses = Adam(net, cfg.lr), 0, []
+    every = max(cfg.block_games, checkpoint_every // cfg.block_games * cfg.block_games)
+    start = time.perf_counter()
+    while done < cfg.games:
+        block = min(cfg.block_games, cfg.games - done)
+        xs, ys = [], []
+        seeds = [cfg.seed * 1_000_003 + g for g in range(done, done + block)]
+        for s, m, y in _block(net, seeds, cfg.epsilon, pool, workers):
+            if len(y):
+                xs.append(np.concatenate([s, m], axis=1))
+                ys.append(y)
+        done += block
+        if xs:
+            x, y = np.concatenate(xs), np.concatenate(ys)
+            order = np.random.default_rng([cfg.seed, done]).permutation(len(y))
+            block_loss = []
+            for _ in range(cfg.epochs):
+                for k in range(0, len(y), cfg.batch):
+                    idx = order[k:k + cfg.batch]
+                    loss, grads = gradients(net, x[idx], y[idx])
+                    opt.step(grads)
+                    block_loss.append(loss)
+            losses.append(float(np.mean(block_loss)))
+        if ck is not None and (done % every == 0 or done >= cfg.games):
+            _save_checkpoint(ck, net, opt, done, cfg, losses)
+        if progress is not None:
+            progress(done, cfg.games, losses[-1] if losses else float("nan"),
+                     time.perf_counter() - start)
+    net.meta = {"config": asdict(cfg), "games": done, "command": command,
+                "final_loss": float(np.mean(losses[-50:])) if losses else None}
+    net.save(out)
+    return load(out)

@@ -1,0 +1,182 @@
+"""The Big Two value network: its file format, features from what a seat sees only, the
+self-play training's determinism and resume, and the bots built on it playing legally."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.cli import main
+from solver.errors import InputError
+from solver.games import get_game
+from solver.games.big_two.advise import SearchBot, View, advise
+from solver.games.big_two.engine import new_game
+from solver.games.big_two.net import (
+    DEFAULT_NET,
+    FORMAT,
+    MOVE_FEATURES,
+    STATE_FEATURES,
+    NetBot,
+    QNet,
+    Seen,
+    default_net,
+    legal_q,
+    load,
+    seen_from_state,
+    state_features,
+)
+from solver.games.big_two.train import TrainConfig, play_training_hand, train
+
+TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))
+
+
+def played_state(seed: int, steps: int, rules=None):
+    state = new_game(seed=seed, rules=rules)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_save_load_round_trip(tmp_path):
+    net = QNet.initial(seed=3, hidden=(8, 4))
+    net.meta["command"] = "test"
+    net.save(tmp_path / "n.npz")
+    back = load(tmp_path / "n.npz")
+    assert back.meta["format"] == FORMAT and back.meta["command"] == "test"
+    for a, b in zip(net.weights + net.biases, back.weights + back.biases):
+        assert np.array_equal(a, b)
+    s = np.zeros(STATE_FEATURES, np.float32)
+    m = np.eye(3, MOVE_FEATURES, dtype=np.float32)
+    assert np.array_equal(net.q(s, m), back.q(s, m))
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_bad_files_are_refused_by_name(tmp_path):
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(InputError, match="junk.npz: not a Big Two network file"):
+        load(tmp_path / "junk.npz")
+    net = QNet.initial(seed=0, hidden=(4,))
+    net.save(tmp_path / "n.npz")
+    with np.load(tmp_path / "n.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["layout"] = "hand:52"
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "other.npz", **arrays)
+    with pytest.raises(InputError, match="another feature layout"):
+        load(tmp_path / "other.npz")
+
+
+def test_shipped_network_records_how_it_was_made():
+    net = load(DEFAULT_NET)
+    assert net.meta["command"].startswith("capsa train-bot big-two")
+    assert net.meta["games"] >= 1 and "seed" in net.meta["config"]
+    assert DEFAULT_NET.stat().st_size < 2_000_000
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 60), st.sampled_from([2, 3, 4]))
+def test_features_come_from_the_observation_alone(seed, steps, players):
+    """The engine-side features equal the ones built from the seat's observation, and do not
+    change when the hidden cards of the other seats are dealt differently."""
+    state = played_state(seed, steps, {"players": players})
+    if state.is_terminal():
+        return
+    view = View(state.observation(state.current_player))
+    from_obs = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
+                    view.last_player, view.passes, view.rules, not view.history)
+    assert np.array_equal(state_features(seen_from_state(state)), state_features(from_obs))
+    from solver.games.big_two.advise import sample_world
+    other = sample_world(view, random.Random(seed))
+    assert np.array_equal(state_features(seen_from_state(other)), state_features(from_obs))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 60))
+def test_net_bot_moves_are_legal_and_agree_on_both_paths(seed, steps):
+    state = played_state(seed, steps)
+    if state.is_terminal():
+        return
+    bot = NetBot(default_net())
+    fast = bot.choose_play(state)
+    legal = state.legal_moves()
+    assert fast in legal
+    assert bot(state.observation(state.current_player), legal, random.Random(0)) == fast
+
+
+def test_q_covers_every_option_the_pass_last():
+    state = played_state(4, 3)
+    lm = state.legal()
+    q = legal_q(default_net(), seen_from_state(state), lm)
+    assert q.shape == (len(lm) + (1 if lm.can_pass else 0),) and np.isfinite(q).all()
+
+
+def test_training_is_deterministic_and_resumes_to_the_same_file(tmp_path):
+    a = train(tmp_path / "a.npz", TINY)
+    b = train(tmp_path / "b.npz", TINY)
+    for x, y in zip(a.weights, b.weights):
+        assert np.array_equal(x, y)
+    half = TrainConfig(**{**TINY.__dict__, "games": 16})
+    train(tmp_path / "c.npz", half, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
+    c = train(tmp_path / "c.npz", TINY, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
+    assert c.meta["games"] == 24
+    for x, y in zip(a.weights, c.weights):
+        assert np.array_equal(x, y)
+    two = train(tmp_path / "w.npz", TINY, workers=2)
+    for x, y in zip(a.weights, two.weights):
+        assert np.array_equal(x, y)
+    with pytest.raises(InputError, match="other settings"):
+        train(tmp_path / "d.npz", TrainConfig(**{**TINY.__dict__, "lr": 1e-3}),
+              checkpoint=tmp_path / "ck.npz")
+
+
+def test_training_records_target_the_seats_final_points():
+    net = QNet.initial(seed=1, hidden=(8,))
+    s, m, y = play_training_hand(net, 7, 0.5)
+    assert s.shape[0] == m.shape[0] == y.shape[0] > 0
+    assert s.shape[1] == STATE_FEATURES and m.shape[1] == MOVE_FEATURES
+    assert len(set(np.round(y, 6))) >= 2  # the winner's and the losers' points differ
+
+
+def test_cli_trains_a_tiny_file_and_names_bad_options(tmp_path, capsys):
+    out = tmp_path / "net.npz"
+    assert main(["train-bot", "big-two", "-o", str(out), "--games", "16", "--no-progress"]) == 0
+    net = load(out)
+    assert net.meta["games"] == 16 and "train-bot big-two" in net.meta["command"]
+    assert (tmp_path / "net-train.npz").exists()
+    assert main(["train-bot", "big-two", "-o", str(out), "--epsilon", "1.5"]) == 2
+    assert "--epsilon must be" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [None, {"scoring": "cards-left", "bomb_on_two": False},
+                                   {"players": 3}, {"players": 2, "straights": "poker"}])
+def test_search_bot_plays_whole_hands_legally(rules):
+    bot = SearchBot(iterations=3)
+    state = new_game(seed=11, rules=rules)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        p = state.current_player
+        state.apply(bot(state.observation(p), state.legal_moves(), rng))
+    assert state.is_terminal()
+
+
+def test_advice_is_deterministic_and_reports_q():
+    state = played_state(9, 2)
+    obs = state.observation(state.current_player)
+    a, b = advise(obs, iterations=5, seed=3), advise(obs, iterations=5, seed=3)
+    a.pop("elapsed_ms"), b.pop("elapsed_ms")
+    assert a == b
+    assert len(a["q"]) == len(a["moves"]) and "network" in a["method"]
+
+
+def test_registry_offers_the_net_bot():
+    info = get_game("big-two")
+    assert {"search", "net", "search-rollout", "baseline"} <= set(info.bots)
