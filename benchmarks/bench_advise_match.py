@@ -179,7 +179,8 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         if path and path not in _NETS:
             _NETS[path] = load(path)
         return SearchBot(iterations=int(n) if n else iters, net=_NETS.get(path),
-                         depth=int(depth or 1), width=int(width or 4))
+                         depth=int(depth) if depth and int(depth) < 99 else None,
+                         width=int(width or 4))
     if name == "net":
         if arg and arg not in _NETS:
             _NETS[arg] = load(arg)

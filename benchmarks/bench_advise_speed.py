@@ -3,9 +3,9 @@
 For each game, on positions from real hands (every decision of a few self-play hands with
 more than one legal move):
 
-- rollouts per second of the search's playout policy from sampled worlds, beside the
-  baseline bot's own playout path on the same worlds (the ratio is the figure to read: the
-  cores are shared);
+- rollouts per second of the search's playout policy from sampled worlds (Big Two: the
+  value network in every seat), beside the baseline bot's own playout path on the same worlds
+  (the ratio is the figure to read: the cores are shared);
 - milliseconds per decision at a fixed iteration budget and at the default time budget;
 - how the rollout policy fares against random play (it must be better than random to guide
   the search): Big Two baseline vs random win rate, Da San greedy vs random points, Da Bai
@@ -33,7 +33,7 @@ from solver.games import get_game  # noqa: E402
 def positions(game: str, hands: int = 3) -> list[dict]:
     """Observations of the seat to act at every decision with a choice."""
     info = get_game(game)
-    bot = info.bot(next(iter(info.bots)))  # the baseline (listed first)
+    bot = info.bot("baseline" if "baseline" in info.bots else "greedy")
     out = []
     for seed in range(hands):
         st = info.new_game(seed=seed)
@@ -73,6 +73,9 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
             while not w.is_terminal():
                 w.apply(greedy.policy(w, rng))
     fast = mod._rollout if hasattr(mod, "_rollout") else mod.rollout
+    if game == "big-two":  # the search plays out with the network in every seat
+        from solver.games.big_two.net import default_net
+        fast = mod._net_reply(default_net(), -1)
     built = [mod.sample_world(mod.View(o), random.Random(k))
              for o in obs_list for k in range(worlds)]
     rates = []

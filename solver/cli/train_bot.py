@@ -6,6 +6,7 @@ import argparse
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from solver.cli.common import int_arg
@@ -13,7 +14,7 @@ from solver.cli.common import int_arg
 GAMES = ("big-two",)
 
 
-def _float_arg(name: str, low: float, high: float):  # type: ignore[no-untyped-def]
+def _float_arg(name: str, low: float, high: float) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = float(text)

@@ -6,10 +6,10 @@ other seats in their counts (with 2-3 players the rest is set aside).
 
 The search (:func:`rank`, the ``search`` bot, ``advise``): the self-play value network
 (:mod:`solver.games.big_two.net`) scores every legal option from what the seat sees; the
-:data:`NET_CANDIDATES` best are each tried in the same sampled worlds, the other seats answer
-with the network (each from its own view of that world) until the seat is to act again, and
-the candidate is valued there by the seat's best ``Q`` (or the hand's points if it ended).
-A candidate's value is its mean over the worlds, in the points of the rules' ``scoring``
+:data:`NET_CANDIDATES` best are each tried in the same sampled worlds and the hand is played
+out by the network in every seat (each from its own view of that world). A shorter lookahead
+(``depth``: stop at the seat's n-th next turn and take its best ``Q`` there) is cheaper and,
+measured, weaker. A candidate's value is its mean over the worlds, in the points of the rules' ``scoring``
 (``returns()``: minus the seat's penalty when another seat goes out, and for a win 0 or,
 when the winner collects, the points of every other seat's cards left).
 
@@ -65,7 +65,7 @@ LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 _BASELINE = BaselineBot()
 NET_CANDIDATES = 4  # options of highest Q the network-guided search tries
-NET_METHOD = "determinized one-turn lookahead on a self-play value network"
+NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
 
 
 class View:
@@ -187,11 +187,11 @@ def net_candidates(view: View, net: QNet, width: int = NET_CANDIDATES
     return moves, len(q), {m.mask: float(q[int(i)]) for m, i in zip(moves, order)}
 
 
-def _net_reply(net: QNet, seat: int, depth: int = 1
+def _net_reply(net: QNet, seat: int, depth: int | None = None
                ) -> Callable[[BigTwoState, random.Random], None]:
-    """Play the other seats with the network (each from its own view of the sampled world)
-    until ``seat`` is to act for the ``depth``-th time (it plays its own best ``Q`` at the
-    turns before) or the hand is over."""
+    """Play every seat with the network (each from its own view of the sampled world) until
+    the hand is over or, with a ``depth``, until ``seat`` is to act for the ``depth``-th
+    time."""
     def reply(world: BigTwoState, rng: random.Random) -> None:
         turns = 0
         for _ in range(MAX_TURNS):
@@ -199,7 +199,7 @@ def _net_reply(net: QNet, seat: int, depth: int = 1
                 return
             if world.current_player == seat:
                 turns += 1
-                if turns >= depth:
+                if depth is not None and turns >= depth:
                     return
             lm = world.legal()
             if len(lm) == 0:
@@ -224,10 +224,11 @@ def _net_value(net: QNet) -> Callable[[BigTwoState, int], float]:
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None, net: QNet | None = None,
-         depth: int = 1, width: int = NET_CANDIDATES) -> Ranked:
+         depth: int | None = None, width: int = NET_CANDIDATES) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects): the network's
-    best few options, each tried in the same sampled worlds, the other seats answering with
-    the network until the seat's next turn, valued there by its best ``Q``."""
+    ``width`` best options, each tried in the same sampled worlds and played out by the
+    network in every seat to the end of the hand (with a ``depth``: until the seat's
+    ``depth``-th next turn, valued there by its best ``Q``)."""
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
@@ -265,7 +266,8 @@ class SearchBot(BaseSearchBot):
     with the shipped network or ``net``."""
 
     def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
-                 net: QNet | None = None, depth: int = 1, width: int = NET_CANDIDATES):
+                 net: QNet | None = None, depth: int | None = None,
+                 width: int = NET_CANDIDATES):
         super().__init__(iterations, budget_ms)
         self.net, self.depth, self.width = net, depth, width
 

@@ -69,19 +69,13 @@ for _name, _w in STATE_LAYOUT:
     _OFF[_name] = _o
     _o += _w
 _BIT = np.arange(64, dtype=np.uint64)
+_SIZE = np.array([0, 1, 2, 3, 5, 5, 5, 5, 5], np.int64)  # cards in a play of each Kind
 
 
 def _bits(masks: np.ndarray) -> np.ndarray:
     """52 bit columns (float32) of int64 Big Two masks."""
     m = np.asarray(masks, dtype=np.int64).astype(np.uint64)
     return ((m[:, None] >> _BIT[None, :NUM_CARDS]) & np.uint64(1)).astype(np.float32)
-
-
-def _bit_row(out: np.ndarray, start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        out[start + low.bit_length() - 1] = 1.0
-        mask ^= low
 
 
 @dataclass
@@ -115,25 +109,32 @@ def seen_from_state(state: Any) -> Seen:
                 state.required_card() >= 0)
 
 
+_NAMES = ("next", "second", "third")
+_CARD_BLOCKS = np.array([_OFF[n] for n in ("hand", "played_by_next", "played_by_second",
+                                           "played_by_third", "unseen", "table")])
+_CARD_COLS = (_CARD_BLOCKS[:, None] + np.arange(NUM_CARDS)[None, :]).ravel()
+_ALL = (1 << NUM_CARDS) - 1
+
+
 def state_features(seen: Seen) -> np.ndarray:
     """The state block (float32, :data:`STATE_FEATURES` wide)."""
     x = np.zeros(STATE_FEATURES, np.float32)
-    _bit_row(x, _OFF["hand"], seen.mine)
-    unseen = (1 << NUM_CARDS) - 1 & ~seen.mine
-    names = ("next", "second", "third")
-    for r in range(1, seen.n):
-        q = (seen.seat + r) % seen.n
-        _bit_row(x, _OFF[f"played_by_{names[r - 1]}"], seen.played[q])
-        x[_OFF[f"cards_left_{names[r - 1]}"] + min(int(seen.counts[q]), HAND)] = 1.0
-    for q in range(seen.n):
+    n, seat = seen.n, seen.seat
+    masks = [seen.mine, 0, 0, 0, 0, seen.current.mask if seen.current is not None else 0]
+    unseen = _ALL & ~seen.mine
+    for q in range(n):
         unseen &= ~seen.played[q]
-    _bit_row(x, _OFF["unseen"], unseen)
+    masks[4] = unseen
+    for r in range(1, n):
+        q = (seat + r) % n
+        masks[r] = seen.played[q]
+        x[_OFF[f"cards_left_{_NAMES[r - 1]}"] + min(int(seen.counts[q]), HAND)] = 1.0
+    x[_CARD_COLS] = _bits(np.array(masks, np.int64)).ravel()
     x[_OFF["cards_left_own"] + min(seen.mine.bit_count(), HAND)] = 1.0
     if seen.current is not None:
-        _bit_row(x, _OFF["table"], seen.current.mask)
         x[_OFF["table_kind"] + int(seen.current.kind)] = 1.0
         if seen.last_player >= 0:
-            x[_OFF["table_owner"] + (seen.last_player - seen.seat) % seen.n] = 1.0
+            x[_OFF["table_owner"] + (seen.last_player - seat) % n] = 1.0
     else:
         x[_OFF["table_kind"]] = 1.0  # leading
     x[_OFF["passes"] + min(seen.passes, MAX_SEATS - 2)] = 1.0
@@ -142,7 +143,7 @@ def state_features(seen: Seen) -> np.ndarray:
     r0 = _OFF["rules"]
     x[r0:r0 + 5] = (poker, fsuit, bomb, seen.rules.scoring == "cards-left",
                     seen.rules.winner_collects)
-    x[_OFF["players"] + seen.n - 2] = 1.0
+    x[_OFF["players"] + n - 2] = 1.0
     return x
 
 
@@ -155,7 +156,7 @@ def move_features(mine: int, masks: np.ndarray, keys: np.ndarray, can_pass: bool
         x[:k, :NUM_CARDS] = _bits(masks)
         kinds = (np.asarray(keys, np.int64) >> KIND_SHIFT).astype(np.int64)
         x[np.arange(k), NUM_CARDS + kinds] = 1.0
-        left = mine.bit_count() - x[:k, :NUM_CARDS].sum(axis=1).astype(np.int64)
+        left = mine.bit_count() - _SIZE[kinds]
         x[np.arange(k), NUM_CARDS + _KINDS + left] = 1.0
     if can_pass:
         x[k, NUM_CARDS + int(Kind.PASS)] = 1.0
@@ -203,7 +204,8 @@ class QNet:
         meta = {**self.meta, "format": FORMAT, "layout": layout_digest()}
         tmp = path.with_name(path.name + ".part")
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+            arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
 

@@ -111,7 +111,7 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
     ret = state.returns()
     y = np.array([ret[p] / POINT_SCALE for p in seats], np.float32)
     if not states:
-        return (np.zeros((0, 0), np.float32),) * 2 + (y,)  # type: ignore[return-value]
+        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), y
     return np.stack(states), np.stack(moves), y
 
 
@@ -168,7 +168,8 @@ def _save_checkpoint(path: Path, net: QNet, opt: Adam, done: int, cfg: TrainConf
             "losses": losses[-2000:], "layers": len(net.weights)}
     tmp = path.with_name(path.name + ".part")
     with open(tmp, "wb") as fh:
-        np.savez(fh, meta=np.array(json.dumps(meta)), **arrays)
+        arrays["meta"] = np.array(json.dumps(meta))
+        np.savez(fh, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 
 
