@@ -52,6 +52,9 @@ class AdviceResponse(BaseModel):
     legal_moves: int = Field(description="how many legal moves the seat has")
     evaluated: int = Field(description="how many of them were searched")
     moves: list[AdvisedMove] = Field(description="the searched moves, best first")
+    q: list[float] | None = Field(
+        default=None, description="Big Two: the value network's estimate of each searched "
+                                  "move's points, in the order of moves")
 
 
 def add_advise_route(bp: Blueprint, game: str) -> None:

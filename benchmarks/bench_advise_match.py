@@ -17,6 +17,12 @@ Matches (``--match``):
   game win rate (parity 50%) and levels per hand.
 - ``<game>-4x``: the search bot at 4x the iterations against itself at 1x (one 4x seat; in Da
   Bai Fen one 4x team, over single hands: levels and points per hand).
+- ``big-two-vs``: any Big Two lineup, ``--hero`` in one seat (each seat in turn) against three
+  ``--field`` bots, under ``--rules`` (``default``; ``cards-left``: cards-left scoring with
+  no bomb on a 2; or a JSON object): win rate, points per hand, and the hero's points minus a
+  field seat's in all-field play of the same deals. Bots: ``baseline``, ``rollout[:N]`` (the
+  previous search), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]``, ``net[:FILE]`` (the self-play
+  network alone, the yardstick).
 
 Budgets are in iterations (sampled worlds per decision), so a run is a function of its
 arguments; the mean milliseconds per searched decision are reported beside it.
@@ -25,6 +31,8 @@ Run (background, resumable)::
 
     nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --deals 500
     nice -n 10 .venv/bin/python benchmarks/bench_advise_match.py --match big-two --report
+    .venv/bin/python benchmarks/bench_advise_match.py --match big-two-vs --hero search \
+        --field net --rules cards-left --deals 200
     .venv/bin/python benchmarks/bench_advise_match.py     # every checkpoint's figures
 """
 
@@ -48,7 +56,8 @@ MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai
 #: ``--rules`` shorthands for ``big-two-vs`` (any JSON object of Big Two options also works).
 RULE_SETS = {"default": {},
              "cards-left": {"scoring": "cards-left", "bomb_on_two": False}}
-DEFAULT_ITERATIONS = {"big-two": 30, "da-san": 20, "da-bai-fen": 12}
+DEFAULT_ITERATIONS = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}
+ROLLOUT_ITERATIONS = 30  # the previous Big Two search's match budget
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
 
@@ -162,7 +171,8 @@ _NETS: dict[str, Any] = {}  # network files by path, loaded once per process
 
 def make_big_two_bot(spec: str, iters: int) -> Any:
     """A Big Two bot from its name: ``baseline``, ``rollout[:N]`` (the previous search bot,
-    baseline rollouts, ``iters`` worlds), ``search[:N[:FILE]]`` (the network-guided search),
+    baseline rollouts, 30 worlds), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]`` (the network-guided
+    search, ``iters`` worlds; DEPTH 99 plays out to the end, the default),
     ``net`` (the shipped network's greedy bot) or ``net:FILE``."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
     from solver.games.big_two.bots import BaselineBot
@@ -171,7 +181,7 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     if name == "baseline":
         return BaselineBot()
     if name == "rollout":
-        return RolloutSearchBot(iterations=int(arg) if arg else iters)
+        return RolloutSearchBot(iterations=int(arg) if arg else ROLLOUT_ITERATIONS)
     if name == "search":  # search[:N[:FILE[:depth[:width]]]]
         n, _, rest = arg.partition(":")
         path, _, rest = rest.partition(":")
@@ -180,7 +190,7 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
             _NETS[path] = load(path)
         return SearchBot(iterations=int(n) if n else iters, net=_NETS.get(path),
                          depth=int(depth) if depth and int(depth) < 99 else None,
-                         width=int(width or 4))
+                         width=int(width or 3))
     if name == "net":
         if arg and arg not in _NETS:
             _NETS[arg] = load(arg)

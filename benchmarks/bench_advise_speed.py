@@ -148,7 +148,7 @@ def main() -> None:
         fast, slow = rollout_rates(game, obs)
         row("search rollouts per second", fast, "/s", f"{fast / slow:.1f}x the baseline's path")
         row("baseline bot playouts per second (contract calls)", slow, "/s")
-        match_iters = {"big-two": 30, "da-san": 20, "da-bai-fen": 12}[game]
+        match_iters = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}[game]
         for label, budget in ((f"iterations={match_iters} (the match budget)",
                                {"iterations": match_iters}),
                               ("default budget (40 ms wall)", {})):

@@ -64,7 +64,7 @@ __all__ = ["RolloutSearchBot", "SearchBot", "advise", "leaf_value", "rank", "ran
 LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 _BASELINE = BaselineBot()
-NET_CANDIDATES = 4  # options of highest Q the network-guided search tries
+NET_CANDIDATES = 3  # options of highest Q the network-guided search tries
 NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
 
 
