@@ -154,6 +154,11 @@ def test_cli_trains_a_tiny_file_and_names_bad_options(tmp_path, capsys):
     assert (tmp_path / "net-train.npz").exists()
     assert main(["train-bot", "big-two", "-o", str(out), "--epsilon", "1.5"]) == 2
     assert "--epsilon must be" in capsys.readouterr().err
+    assert main(["train-bot", "big-two", "-o", str(tmp_path / "no" / "n.npz")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    (tmp_path / "bad-train.npz").write_bytes(b"junk")
+    assert main(["train-bot", "big-two", "-o", str(tmp_path / "bad.npz"), "--games", "8"]) == 2
+    assert "bad-train.npz: not a readable Big Two training checkpoint" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("rules", [None, {"scoring": "cards-left", "bomb_on_two": False},

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from solver.cli.common import int_arg
+from solver.errors import InputError
 
 GAMES = ("big-two",)
 
@@ -41,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         argv.append(a)
     command = "capsa " + " ".join(shlex.quote(a) for a in argv)
+    for path in (output, checkpoint):
+        if not path.parent.is_dir():
+            raise InputError(f"cannot write {path}: {path.parent} is not a directory")
     bar = None
     if args.progress:
         from tqdm import tqdm

@@ -174,6 +174,14 @@ def _save_checkpoint(path: Path, net: QNet, opt: Adam, done: int, cfg: TrainConf
 
 
 def _load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, list[float]]:
+    try:
+        return _read_checkpoint(path, cfg)
+    except (OSError, KeyError, ValueError, TypeError) as exc:
+        raise InputError(f"{path.name}: not a readable Big Two training checkpoint "
+                         f"({exc})") from None
+
+
+def _read_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, list[float]]:
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         if meta.get("format") != CHECKPOINT_FORMAT:
