@@ -39,6 +39,7 @@ Run (background, resumable)::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing as mp
@@ -396,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                            else json.loads(a.rules), sort_keys=True)
         strong = (a.hero, a.field, rules)
         meta["hero"] = f"{a.hero} (vs 3 {a.field}, rules {rules})"
-        tag = f"{a.hero}_vs_{a.field}_{a.rules if a.rules in RULE_SETS else 'custom'}"
+        custom = "rules-" + hashlib.sha256(rules.encode()).hexdigest()[:8]
+        tag = f"{a.hero}_vs_{a.field}_{a.rules if a.rules in RULE_SETS else custom}"
         path = a.checkpoint or CHECKPOINT_DIR / (
             "match_big-two-vs_" + "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
             + f"_i{iters}.jsonl")

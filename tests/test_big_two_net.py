@@ -185,3 +185,27 @@ def test_advice_is_deterministic_and_reports_q():
 def test_registry_offers_the_net_bot():
     info = get_game("big-two")
     assert {"search", "net", "search-rollout", "baseline"} <= set(info.bots)
+
+
+def test_truncated_files_and_bad_search_options_are_input_errors(tmp_path):
+    net = QNet.initial(seed=0, hidden=(4,))
+    net.save(tmp_path / "n.npz")
+    data = (tmp_path / "n.npz").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    (tmp_path / "empty.npz").write_bytes(b"")
+    for name in ("cut.npz", "empty.npz"):
+        with pytest.raises(InputError, match="not a Big Two network file"):
+            load(tmp_path / name)
+    from solver.games.big_two.advise import rank
+    obs = played_state(9, 2).observation(played_state(9, 2).current_player)
+    with pytest.raises(InputError, match="width must be"):
+        rank(obs, iterations=2, seed=1, width=0)
+    assert rank(obs, iterations=2, seed=1, depth=1).moves  # options by keyword
+
+
+def test_extending_a_run_that_stopped_mid_block_realigns_its_blocks(tmp_path):
+    cfg = TrainConfig(**{**TINY.__dict__, "games": 12})
+    train(tmp_path / "a.npz", cfg, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
+    longer = train(tmp_path / "a.npz", TrainConfig(**{**TINY.__dict__, "games": 40}),
+                   checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
+    assert longer.meta["games"] == 40

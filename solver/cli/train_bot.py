@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 import time
@@ -45,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
     for path in (output, checkpoint):
         if not path.parent.is_dir():
             raise InputError(f"cannot write {path}: {path.parent} is not a directory")
+        if path.is_dir():
+            raise InputError(f"cannot write {path}: it is a directory")
+        if not os.access(path if path.exists() else path.parent, os.W_OK):
+            raise InputError(f"cannot write {path}: permission denied")
     bar = None
     if args.progress:
         from tqdm import tqdm

@@ -199,9 +199,9 @@ def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
     (an observation is outside input: it must never surface as a crash)."""
 
     def wrapper(observation: Any, budget_ms: float | None = None, iterations: int | None = None,
-                seed: int | None = None, *extra: Any) -> Ranked:
+                seed: int | None = None, *extra: Any, **options: Any) -> Ranked:
         try:
-            return rank(observation, budget_ms, iterations, seed, *extra)
+            return rank(observation, budget_ms, iterations, seed, *extra, **options)
         except InputError:
             raise
         except (LookupError, TypeError, ValueError, AttributeError) as exc:

@@ -229,6 +229,11 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     ``width`` best options, each tried in the same sampled worlds and played out by the
     network in every seat to the end of the hand (with a ``depth``: until the seat's
     ``depth``-th next turn, valued there by its best ``Q``)."""
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1 or (
+            depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                   or depth < 1)):
+        raise InputError(f"width must be an integer >= 1 and depth None or an integer >= 1, "
+                         f"got {width!r} and {depth!r}")
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,14 +223,18 @@ def load(path: str | Path) -> QNet:
             layers = sum(1 for k in z.files if k.startswith("w"))
             ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
             bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile, LookupError, ValueError, TypeError,
+            AttributeError) as exc:
         raise InputError(f"{Path(path).name}: not a Big Two network file ({exc})") from None
+    if not isinstance(meta, dict):
+        raise InputError(f"{Path(path).name}: not a Big Two network file (no meta record)")
     if meta.get("format") != FORMAT:
         raise InputError(f"{Path(path).name}: format {meta.get('format')!r}, expected {FORMAT!r}")
     if meta.get("layout") != layout_digest():
         raise InputError(f"{Path(path).name}: built for another feature layout")
     if not ws or ws[0].shape[0] != STATE_FEATURES + MOVE_FEATURES or ws[-1].shape[1] != 1 or any(
-            a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])):
+            a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
+            b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
         raise InputError(f"{Path(path).name}: layer shapes do not chain")
     return QNet(ws, bs, meta)
 
@@ -278,11 +283,17 @@ class NetBot:
     def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
                  rng: random.Random) -> Move:
         from solver.games.big_two.advise import View
-        view = View(observation)
-        seen = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
-                    view.last_player, view.passes, view.rules, bool(not view.history))
-        lm = generate(view.mine, view.current, view.required, view.rules)
-        best = move_at(lm, int(np.argmax(legal_q(self.net, seen, lm))))
+        try:
+            view = View(observation)
+            seen = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
+                        view.last_player, view.passes, view.rules, bool(not view.history))
+            lm = generate(view.mine, view.current, view.required, view.rules)
+            best = move_at(lm, int(np.argmax(legal_q(self.net, seen, lm))))
+        except InputError:
+            raise
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"the observation is malformed or inconsistent: {exc!r}"[:300]
+                             ) from None
         for m in legal_moves:
             if m.mask == best.mask:
                 return m

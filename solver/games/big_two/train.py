@@ -13,7 +13,9 @@ option set.
 
 Deterministic for a seed: hand ``g`` is dealt and explored from ``(seed, g)``, and a
 checkpoint written at a block boundary (weights, Adam moments, hands done) resumes to the
-same file as an unbroken run (on the same machine: float sums follow its BLAS).
+same file as an unbroken run (on the same machine: float sums follow its BLAS). A run whose
+``games`` is not a multiple of ``block_games`` ends on a short block; extending it later
+trains on from there (blocks realign) but is not the same as an unbroken longer run.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -176,7 +179,10 @@ def _save_checkpoint(path: Path, net: QNet, opt: Adam, done: int, cfg: TrainConf
 def _load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, list[float]]:
     try:
         return _read_checkpoint(path, cfg)
-    except (OSError, KeyError, ValueError, TypeError) as exc:
+    except InputError:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, LookupError, ValueError, TypeError,
+            AttributeError) as exc:
         raise InputError(f"{path.name}: not a readable Big Two training checkpoint "
                          f"({exc})") from None
 
@@ -256,13 +262,16 @@ def _train(out: str | Path, cfg: TrainConfig, checkpoint: str | Path | None,
     every = max(cfg.block_games, checkpoint_every // cfg.block_games * cfg.block_games)
     start = time.perf_counter()
     while done < cfg.games:
-        block = min(cfg.block_games, cfg.games - done)
+        # blocks stay aligned to multiples of block_games, also after a run that stopped
+        # mid-block (its last block was short) was extended
+        block = min(cfg.block_games - done % cfg.block_games, cfg.games - done)
         xs, ys = [], []
         seeds = [cfg.seed * 1_000_003 + g for g in range(done, done + block)]
         for s, m, y in _block(net, seeds, cfg.epsilon, pool, workers):
             if len(y):
                 xs.append(np.concatenate([s, m], axis=1))
                 ys.append(y)
+        saved_before = done // every
         done += block
         if xs:
             x, y = np.concatenate(xs), np.concatenate(ys)
@@ -275,7 +284,7 @@ def _train(out: str | Path, cfg: TrainConfig, checkpoint: str | Path | None,
                     opt.step(grads)
                     block_loss.append(loss)
             losses.append(float(np.mean(block_loss)))
-        if ck is not None and (done % every == 0 or done >= cfg.games):
+        if ck is not None and (done // every > saved_before or done >= cfg.games):
             _save_checkpoint(ck, net, opt, done, cfg, losses)
         if progress is not None:
             progress(done, cfg.games, losses[-1] if losses else float("nan"),
