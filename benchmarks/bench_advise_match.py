@@ -39,6 +39,7 @@ Run (background, resumable)::
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -167,7 +168,11 @@ def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any
     return {"deal": deal, "rows": rows}
 
 
-_NETS: dict[str, Any] = {}  # network files by path, loaded once per process
+@functools.cache
+def _net(path: str) -> Any:
+    """The network file at ``path`` (loaded once per process); None for the shipped one."""
+    from solver.games.big_two.net import load
+    return load(path) if path else None
 
 
 def make_big_two_bot(spec: str, iters: int) -> Any:
@@ -177,7 +182,7 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     ``net`` (the shipped network's greedy bot) or ``net:FILE``."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
     from solver.games.big_two.bots import BaselineBot
-    from solver.games.big_two.net import NetBot, load
+    from solver.games.big_two.net import NetBot
     name, _, arg = spec.partition(":")
     if name == "baseline":
         return BaselineBot()
@@ -187,15 +192,11 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         n, _, rest = arg.partition(":")
         path, _, rest = rest.partition(":")
         depth, _, width = rest.partition(":")
-        if path and path not in _NETS:
-            _NETS[path] = load(path)
-        return SearchBot(iterations=int(n) if n else iters, net=_NETS.get(path),
+        return SearchBot(iterations=int(n) if n else iters, net=_net(path),
                          depth=int(depth) if depth and int(depth) < 99 else None,
                          width=int(width or 3))
     if name == "net":
-        if arg and arg not in _NETS:
-            _NETS[arg] = load(arg)
-        return NetBot(_NETS[arg] if arg else None)
+        return NetBot(_net(arg))
     raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], net[:FILE])")
 
 

@@ -79,3 +79,23 @@ def int_arg(name: str, low: int | None = None, high: int | None = None) -> Calla
 
     parse.__name__ = name
     return parse
+
+
+def float_arg(name: str, low: float, high: float, high_open: bool = False
+              ) -> Callable[[str], float]:
+    """A number argument named ``name`` from ``low`` to ``high`` (``high`` itself excluded
+    with ``high_open``), reported as argparse reports a bad type."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")  # fails the range check below
+        if not (low <= value < high if high_open else low <= value <= high):
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a number from {low:g} to {'below ' if high_open else ''}"
+                f"{high:g}, got {text!r}")
+        return value
+
+    parse.__name__ = name
+    return parse

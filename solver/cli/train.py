@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from solver.cli.common import int_arg, rules_argument
+from solver.cli.common import float_arg, int_arg, rules_argument
 from solver.games.capsa.strategy.build import (
     DEFAULT_HANDS,
     DEFAULT_REMOVAL_HANDS,
@@ -20,16 +20,6 @@ from solver.games.capsa.strategy.build import (
     rounds_done,
     train_file,
 )
-
-
-def _scale(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.0 <= value <= 4.0:
-        raise argparse.ArgumentTypeError(f"--alpha-scale must be a number from 0 to 4, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +68,7 @@ def add(sub: argparse._SubParsersAction) -> None:
                    default=DEFAULT_REMOVAL_HANDS,
                    help=f"hands of the card-removal pass (default {DEFAULT_REMOVAL_HANDS:,})")
     p.add_argument("--seed", type=int_arg("--seed", 0), default=2026)
-    p.add_argument("--alpha-scale", type=_scale, default=None,
+    p.add_argument("--alpha-scale", type=float_arg("--alpha-scale", 0.0, 4.0), default=None,
                    help="card-removal strength, times the first-principles one (default: what "
                         "the shipped file uses for the preset the rules train with)")
     p.add_argument("--workers", type=int_arg("--workers", 1, 64), default=os.cpu_count() or 1,

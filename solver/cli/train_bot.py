@@ -7,26 +7,12 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from solver.cli.common import int_arg
+from solver.cli.common import float_arg, int_arg
 from solver.errors import InputError
 
 GAMES = ("big-two",)
-
-
-def _float_arg(name: str, low: float, high: float) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not low <= value < high:
-            raise argparse.ArgumentTypeError(f"{name} must be a number from {low} to below "
-                                             f"{high}, got {text!r}")
-        return value
-    return parse
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,9 +74,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int_arg("--games", 1), default=200_000,
                    help="self-play hands in all (default 200,000)")
     p.add_argument("--seed", type=int_arg("--seed", 0), default=2026)
-    p.add_argument("--epsilon", type=_float_arg("--epsilon", 0.0, 1.0), default=0.03,
+    p.add_argument("--epsilon", type=float_arg("--epsilon", 0.0, 1.0, high_open=True), default=0.03,
                    help="share of decisions explored at random (default 0.03)")
-    p.add_argument("--lr", type=_float_arg("--lr", 1e-6, 1.0), default=3e-4,
+    p.add_argument("--lr", type=float_arg("--lr", 1e-6, 1.0, high_open=True), default=3e-4,
                    help="Adam step size (default 0.0003)")
     p.add_argument("--checkpoint", metavar="FILE", default=None)
     p.add_argument("--checkpoint-every", type=int_arg("--checkpoint-every", 1), default=4_000,

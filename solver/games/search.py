@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,19 +195,27 @@ def require_turn(observation: Any, seat_key: str, to_act_key: str, game: str) ->
     return seat
 
 
+@contextmanager
+def observation_errors() -> Iterator[None]:
+    """Report a malformed or inconsistent observation read inside the block as
+    ``InputError`` (an observation is outside input: it must never surface as a crash)."""
+    try:
+        yield
+    except InputError:
+        raise
+    except (LookupError, TypeError, ValueError, AttributeError) as exc:
+        message = f"the observation is malformed or inconsistent: {exc!r}"
+        raise InputError(message[:300]) from None
+
+
 def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
     """``rank`` with a malformed or inconsistent observation reported as ``InputError``
     (an observation is outside input: it must never surface as a crash)."""
 
     def wrapper(observation: Any, budget_ms: float | None = None, iterations: int | None = None,
                 seed: int | None = None, *extra: Any, **options: Any) -> Ranked:
-        try:
+        with observation_errors():
             return rank(observation, budget_ms, iterations, seed, *extra, **options)
-        except InputError:
-            raise
-        except (LookupError, TypeError, ValueError, AttributeError) as exc:
-            message = f"the observation is malformed or inconsistent: {exc!r}"
-            raise InputError(message[:300]) from None
 
     wrapper.__name__, wrapper.__doc__ = rank.__name__, rank.__doc__
     return wrapper

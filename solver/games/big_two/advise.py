@@ -47,7 +47,15 @@ from solver.games.big_two.moves import (
     ids_to_mask,
     parse_play,
 )
-from solver.games.big_two.net import QNet, Seen, default_net, legal_q, move_at, seen_from_state
+from solver.games.big_two.net import (
+    NetBot,
+    QNet,
+    Seen,
+    default_net,
+    legal_q,
+    move_at,
+    seen_from_state,
+)
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.search import (
     Ranked,
@@ -57,6 +65,7 @@ from solver.games.search import (
     search_seat,
 )
 from solver.games.search import SearchBot as BaseSearchBot
+from solver.validation import check_int
 
 __all__ = ["RolloutSearchBot", "SearchBot", "advise", "leaf_value", "rank", "rank_rollout",
            "sample_world"]
@@ -192,6 +201,8 @@ def _net_reply(net: QNet, seat: int, depth: int | None = None
     """Play every seat with the network (each from its own view of the sampled world) until
     the hand is over or, with a ``depth``, until ``seat`` is to act for the ``depth``-th
     time."""
+    bot = NetBot(net)
+
     def reply(world: BigTwoState, rng: random.Random) -> None:
         turns = 0
         for _ in range(MAX_TURNS):
@@ -201,12 +212,7 @@ def _net_reply(net: QNet, seat: int, depth: int | None = None
                 turns += 1
                 if depth is not None and turns >= depth:
                     return
-            lm = world.legal()
-            if len(lm) == 0:
-                world._apply_trusted(PASS)
-                continue
-            q = legal_q(net, seen_from_state(world), lm)
-            world._apply_trusted(move_at(lm, int(np.argmax(q))))
+            world._apply_trusted(bot.choose_play(world))
         raise InputError("the observation does not describe a hand that can end")
     return reply
 
@@ -229,11 +235,9 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     ``width`` best options, each tried in the same sampled worlds and played out by the
     network in every seat to the end of the hand (with a ``depth``: until the seat's
     ``depth``-th next turn, valued there by its best ``Q``)."""
-    if isinstance(width, bool) or not isinstance(width, int) or width < 1 or (
-            depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                   or depth < 1)):
-        raise InputError(f"width must be an integer >= 1 and depth None or an integer >= 1, "
-                         f"got {width!r} and {depth!r}")
+    check_int("width", width, 1, None)
+    if depth is not None:
+        check_int("depth", depth, 1, None)
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)

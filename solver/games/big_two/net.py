@@ -21,9 +21,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import random
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +33,10 @@ import numpy as np
 
 from solver.cards import NUM_CARDS
 from solver.errors import InputError
-from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move, generate
+from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move
 from solver.games.big_two.rules import BigTwoRules
+from solver.games.search import observation_errors
+from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
 __all__ = ["DEFAULT_NET", "FORMAT", "MOVE_FEATURES", "NetBot", "QNet", "STATE_FEATURES",
            "default_net", "load", "move_features", "state_features"]
@@ -93,13 +95,12 @@ class Seen:
     passes: int
     rules: BigTwoRules
     opening: bool = False
-    played: list[int] = field(default_factory=list)
+    played: list[int] = field(init=False)  # each seat's cards played, from the history
 
     def __post_init__(self) -> None:
-        if not self.played:
-            self.played = [0] * self.n
-            for p, m in self.history:
-                self.played[p] |= m.mask
+        self.played = [0] * self.n
+        for p, m in self.history:
+            self.played[p] |= m.mask
 
 
 def seen_from_state(state: Any) -> Seen:
@@ -199,15 +200,10 @@ class QNet:
 
     def save(self, path: str | Path) -> None:
         """Write the file atomically (a partial file never replaces a good one)."""
-        path = Path(path)
         arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
         arrays.update({f"b{i}": b for i, b in enumerate(self.biases)})
-        meta = {**self.meta, "format": FORMAT, "layout": layout_digest()}
-        tmp = path.with_name(path.name + ".part")
-        with open(tmp, "wb") as fh:
-            arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
-            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
-        tmp.replace(path)
+        write_arrays(Path(path), arrays, {**self.meta, "format": FORMAT,
+                                          "layout": layout_digest()})
 
 
 def layout_digest() -> str:
@@ -223,8 +219,7 @@ def load(path: str | Path) -> QNet:
             layers = sum(1 for k in z.files if k.startswith("w"))
             ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
             bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
-    except (OSError, EOFError, zipfile.BadZipFile, LookupError, ValueError, TypeError,
-            AttributeError) as exc:
+    except BAD_FILE_ERRORS as exc:
         raise InputError(f"{Path(path).name}: not a Big Two network file ({exc})") from None
     if not isinstance(meta, dict):
         raise InputError(f"{Path(path).name}: not a Big Two network file (no meta record)")
@@ -239,14 +234,10 @@ def load(path: str | Path) -> QNet:
     return QNet(ws, bs, meta)
 
 
-_DEFAULT: list[QNet] = []
-
-
+@functools.cache
 def default_net() -> QNet:
     """The shipped network (loaded once)."""
-    if not _DEFAULT:
-        _DEFAULT.append(load(DEFAULT_NET))
-    return _DEFAULT[0]
+    return load(DEFAULT_NET)
 
 
 def legal_q(net: QNet, seen: Seen, lm: LegalMoves) -> np.ndarray:
@@ -282,18 +273,9 @@ class NetBot:
 
     def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
                  rng: random.Random) -> Move:
-        from solver.games.big_two.advise import View
-        try:
-            view = View(observation)
-            seen = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
-                        view.last_player, view.passes, view.rules, bool(not view.history))
-            lm = generate(view.mine, view.current, view.required, view.rules)
-            best = move_at(lm, int(np.argmax(legal_q(self.net, seen, lm))))
-        except InputError:
-            raise
-        except (LookupError, TypeError, ValueError, AttributeError) as exc:
-            raise InputError(f"the observation is malformed or inconsistent: {exc!r}"[:300]
-                             ) from None
+        from solver.games.big_two.advise import View, net_candidates
+        with observation_errors():
+            best = net_candidates(View(observation), self.net, 1)[0][0]
         for m in legal_moves:
             if m.mask == best.mask:
                 return m

@@ -21,9 +21,10 @@ trains on from there (blocks realign) but is not the same as an unbroken longer 
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import random
 import time
-import zipfile
+from contextlib import nullcontext
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,13 +37,14 @@ from solver.games.big_two.engine import BigTwoState, deal
 from solver.games.big_two.net import (
     POINT_SCALE,
     QNet,
-    Seen,
     load,
     move_at,
     move_features,
+    seen_from_state,
     state_features,
 )
 from solver.games.big_two.rules import BigTwoRules
+from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
 __all__ = ["TrainConfig", "random_rules", "train"]
 
@@ -87,7 +89,6 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
     states: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     seats: list[int] = []
-    played = [0] * rules.players
     while state.winner < 0:
         p = state.current_player
         lm = state.legal()
@@ -95,12 +96,8 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
         if options == 1:
             move = move_at(lm, 0)
         else:
-            mine = state.hand_mask(p)
-            seen = Seen(p, state.num_players, mine, state.cards_left(), state.history,
-                        state.current_play, state.last_player, state.passes, rules,
-                        state.required_card() >= 0, list(played))
-            s = state_features(seen)
-            m = move_features(mine, lm.masks, lm.strengths, lm.can_pass)
+            s = state_features(seen_from_state(state))
+            m = move_features(state.hand_mask(p), lm.masks, lm.strengths, lm.can_pass)
             if rng.random() < epsilon:
                 i = rng.randrange(options)
             else:
@@ -109,7 +106,6 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
             states.append(s)
             moves.append(m[i])
             seats.append(p)
-        played[p] |= move.mask
         state._apply_trusted(move)
     ret = state.returns()
     y = np.array([ret[p] / POINT_SCALE for p in seats], np.float32)
@@ -167,13 +163,9 @@ def _save_checkpoint(path: Path, net: QNet, opt: Adam, done: int, cfg: TrainConf
     arrays = {f"p{i}": p for i, p in enumerate(opt.params)}
     arrays.update({f"m{i}": m for i, m in enumerate(opt.m)})
     arrays.update({f"v{i}": v for i, v in enumerate(opt.v)})
-    meta = {"format": CHECKPOINT_FORMAT, "done": done, "t": opt.t, "config": asdict(cfg),
-            "losses": losses[-2000:], "layers": len(net.weights)}
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as fh:
-        arrays["meta"] = np.array(json.dumps(meta))
-        np.savez(fh, **arrays)  # type: ignore[arg-type]
-    tmp.replace(path)
+    write_arrays(path, arrays, {"format": CHECKPOINT_FORMAT, "done": done, "t": opt.t,
+                                "config": asdict(cfg), "losses": losses[-2000:],
+                                "layers": len(net.weights)})
 
 
 def _load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, list[float]]:
@@ -181,8 +173,7 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[QNet, Adam, int, lis
         return _read_checkpoint(path, cfg)
     except InputError:
         raise
-    except (OSError, EOFError, zipfile.BadZipFile, LookupError, ValueError, TypeError,
-            AttributeError) as exc:
+    except BAD_FILE_ERRORS as exc:
         raise InputError(f"{path.name}: not a readable Big Two training checkpoint "
                          f"({exc})") from None
 
@@ -239,19 +230,15 @@ def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | P
     seconds)`` is called after every block. ``workers`` processes play each block's hands
     (the result does not depend on how many).
     """
-    if workers > 1:
-        import multiprocessing as mp
-        with mp.get_context("spawn").Pool(workers) as pool:
-            return _train(out, cfg, checkpoint, checkpoint_every, command, progress, pool,
-                          workers)
-    return _train(out, cfg, checkpoint, checkpoint_every, command, progress, None, 1)
+    cfg.check()
+    with (mp.get_context("spawn").Pool(workers) if workers > 1 else nullcontext()) as pool:
+        return _train(out, cfg, checkpoint, checkpoint_every, command, progress, pool, workers)
 
 
 def _train(out: str | Path, cfg: TrainConfig, checkpoint: str | Path | None,
            checkpoint_every: int, command: str,
            progress: Callable[[int, int, float, float], None] | None, pool: Any,
            workers: int) -> QNet:
-    cfg.check()
     out = Path(out)
     ck = Path(checkpoint) if checkpoint else None
     if ck is not None and ck.exists():

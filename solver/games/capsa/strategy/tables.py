@@ -28,10 +28,8 @@ trained for a rule set itself; ``tables=`` / ``--tables FILE`` play it (or any t
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -45,6 +43,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.games.capsa.kernels.table import NO_JOINT
 from solver.games.capsa.rules import NATURAL_KINDS, NATURAL_STRENGTH, Rules
+from solver.npzfile import write_arrays
 
 DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "tables.npz"
 # natural codes as counted by the training (kernels.natural_kind): 1 flushes .. 4 dragon
@@ -136,29 +135,6 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
                           np.ascontiguousarray(p) if removal is not None else None,
                           None if removal is None else np.ascontiguousarray(removal), alpha,
                           None if joint is None else np.ascontiguousarray(joint))
-
-
-def write_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
-    """Write a tables file atomically (a temporary file renamed into place), as ``.npz`` with
-    fixed member dates: the same arrays make the same bytes, so the same digest."""
-    arrays = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    os.close(fd)
-    try:
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-            for name, value in arrays.items():
-                buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.asanyarray(value), allow_pickle=False)
-                info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.external_attr = 0o644 << 16
-                zf.writestr(info, buf.getvalue())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 TABLES_ENV = "CAPSA_TABLES"
