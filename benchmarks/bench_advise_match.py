@@ -23,6 +23,11 @@ Matches (``--match``):
   field seat's in all-field play of the same deals. Bots: ``baseline``, ``rollout[:N]`` (the
   previous search), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]``, ``net[:FILE]`` (the self-play
   network alone, the yardstick).
+- ``da-san-vs``: any Da San lineup, ``--hero`` in one seat (each seat in turn) against two
+  ``--field`` bots, auction included: points per hand (zero-sum, so a field seat in
+  all-field play scores 0) and bidding figures. Bots: ``greedy``, ``rollout[:N]`` (the
+  previous search, greedy rollouts, 20 worlds), ``search[:N[:FILE[:WIDTH]]]`` (the
+  network-guided search), ``net[:FILE]``.
 
 Budgets are in iterations (sampled worlds per decision), so a run is a function of its
 arguments; the mean milliseconds per searched decision are reported beside it.
@@ -54,12 +59,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai-fen-4x",
-           "big-two-vs")
+           "big-two-vs", "da-san-vs")
 #: ``--rules`` shorthands for ``big-two-vs`` (any JSON object of Big Two options also works).
 RULE_SETS = {"default": {},
              "cards-left": {"scoring": "cards-left", "bomb_on_two": False}}
 DEFAULT_ITERATIONS = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}
 ROLLOUT_ITERATIONS = 30  # the previous Big Two search's match budget
+DA_SAN_ROLLOUT_ITERATIONS = 20  # the previous Da San search's match budget
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
 
@@ -218,6 +224,51 @@ def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict
             "reference": sum(ref.returns()) / 4}
 
 
+@functools.cache
+def _da_san_net(path: str) -> Any:
+    """The Da San network file at ``path`` (loaded once per process); None for the shipped."""
+    from solver.games.da_san.net import load
+    return load(path) if path else None
+
+
+def make_da_san_bot(spec: str, iters: int) -> Any:
+    """A Da San bot from its name: ``greedy``, ``rollout[:N]`` (the previous search, greedy
+    rollouts), ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search) or ``net[:FILE]``."""
+    from solver.games.da_san.advise import RolloutSearchBot, SearchBot
+    from solver.games.da_san.bots import greedy_bot
+    from solver.games.da_san.net import NetBot
+    name, _, arg = spec.partition(":")
+    if name == "greedy":
+        return greedy_bot
+    if name == "rollout":
+        return RolloutSearchBot(iterations=int(arg) if arg else DA_SAN_ROLLOUT_ITERATIONS)
+    if name == "search":
+        n, _, rest = arg.partition(":")
+        path, _, width = rest.partition(":")
+        return SearchBot(iterations=int(n) if n else iters, net=_da_san_net(path),
+                         width=int(width or 3))
+    if name == "net":
+        return NetBot(_da_san_net(arg))
+    raise SystemExit(f"unknown Da San bot {spec!r} (greedy, rollout[:N], search[:N[:FILE]], "
+                     f"net[:FILE])")
+
+
+def da_san_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
+    """One ``hero`` seat against two ``field`` bots, the hero in each seat in turn."""
+    from solver.games.da_san.engine import new_game
+    hero, field, _ = lineup
+    rows = []
+    for seat in range(3):
+        timed = TimedBot(make_da_san_bot(hero, iters))
+        bots = [make_da_san_bot(field, iters)] * 3
+        bots[seat] = timed
+        st = _play(new_game(seed=deal), bots, seed=deal * 3 + seat)
+        rows.append({"seat": seat, "points": st.returns()[seat], "bidder": st.bidder,
+                     "bid": st.high_bid, "made": st.winner == st.bidder,
+                     "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
+    return {"deal": deal, "rows": rows, "lineup": [hero, field, "default"]}
+
+
 TASKS = {"big-two": big_two_deal, "da-san": da_san_deal, "da-bai-fen": da_bai_fen_deal}
 
 
@@ -226,6 +277,8 @@ def _run(args: tuple[str, int, int, Any]) -> dict[str, Any]:
     t = time.perf_counter()
     if game == "big-two-vs":
         out = big_two_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
+    elif game == "da-san-vs":
+        out = da_san_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
     else:
         task = da_bai_fen_hands if (game == "da-bai-fen" and strong) else TASKS[game]
         out = task(deal, iters, strong)
@@ -269,8 +322,8 @@ def _fmt(label: str, xs: list[float], scale: float = 1.0, unit: str = "") -> str
 def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     game = match.removesuffix("-4x")
     strong = match.endswith("-4x")
-    if game == "big-two-vs":
-        game, strong = "big-two", False
+    if game in ("big-two-vs", "da-san-vs"):
+        game, strong = game.removesuffix("-vs"), False
     rows = [r for rec in records for r in rec["rows"]]
     calls = sum(r["calls"] for r in rows)
     secs = sum(r["seconds"] for r in rows)
@@ -312,7 +365,7 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
                      f"mean bid {sum(r['bid'] for r in own) / max(len(own), 1):.2f}")
         lines.append(_fmt("opponents as bidder: make rate", [float(r["made"]) for r in other],
                           100, " %"))
-        if not strong:
+        if not strong and "hero" not in meta:
             from solver.games.da_san.bots import fast_greedy
             from solver.games.da_san.engine import new_game
             made = []
@@ -368,8 +421,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--report", action="store_true", help="only print the checkpoint's figures")
     ap.add_argument("--hero", default="search",
-                    help="big-two-vs: the lone bot (baseline, rollout[:N], search[:N[:FILE]], net[:FILE])")
-    ap.add_argument("--field", default="net", help="big-two-vs: the other three seats' bot")
+                    help="big-two-vs / da-san-vs: the lone bot (Big Two: baseline, rollout[:N], "
+                         "search[:N[:FILE]], net[:FILE]; Da San: greedy, rollout[:N], "
+                         "search[:N[:FILE]], net[:FILE])")
+    ap.add_argument("--field", default="net",
+                    help="big-two-vs / da-san-vs: the other seats' bot")
     ap.add_argument("--rules", default="default",
                     help="big-two-vs: " + ", ".join(RULE_SETS) + " or a JSON object of options")
     a = ap.parse_args(argv)
@@ -378,9 +434,10 @@ def main(argv: list[str] | None = None) -> int:
         for path in found:
             match, _, iters = path.stem.removeprefix("match_").rpartition("_i")
             records = _load(path)
-            if match.startswith("big-two-vs_") and iters.isdigit() and records:
+            if match.startswith(("big-two-vs_", "da-san-vs_")) and iters.isdigit() \
+                    and records:
                 hero, field, rules = records[0]["lineup"]
-                print(report("big-two-vs", records, {
+                print(report(match.partition("_")[0], records, {
                     "iterations": int(iters), "hero": f"{hero} (vs 3 {field}, rules {rules})"}))
             elif match in MATCHES and iters.isdigit():
                 print(report(match, records, {"iterations": int(iters)}))
@@ -393,6 +450,13 @@ def main(argv: list[str] | None = None) -> int:
     strong: Any = 4 * iters if a.match.endswith("-4x") else None
     path = a.checkpoint or CHECKPOINT_DIR / f"match_{a.match}_i{iters}.jsonl"
     meta: dict[str, Any] = {"iterations": iters}
+    if game == "da-san-vs":
+        strong = (a.hero, a.field, "default")
+        meta["hero"] = f"{a.hero} (vs 2 {a.field})"
+        tag = f"{a.hero}_vs_{a.field}"
+        path = a.checkpoint or CHECKPOINT_DIR / (
+            "match_da-san-vs_" + "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
+            + f"_i{iters}.jsonl")
     if game == "big-two-vs":
         rules = json.dumps(RULE_SETS.get(a.rules) if a.rules in RULE_SETS
                            else json.loads(a.rules), sort_keys=True)

@@ -3,8 +3,8 @@
 For each game, on positions from real hands (every decision of a few self-play hands with
 more than one legal move):
 
-- rollouts per second of the search's playout policy from sampled worlds (Big Two: the
-  value network in every seat), beside the baseline bot's own playout path on the same worlds
+- rollouts per second of the search's playout policy from sampled worlds (Big Two and Da San:
+  the value network in every seat), beside the baseline bot's own playout path on the same worlds
   (the ratio is the figure to read: the cores are shared);
 - milliseconds per decision at a fixed iteration budget and at the default time budget;
 - how the rollout policy fares against random play (it must be better than random to guide
@@ -76,6 +76,9 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
     if game == "big-two":  # the search plays out with the network in every seat
         from solver.games.big_two.net import default_net
         fast = mod._net_reply(default_net(), -1)
+    elif game == "da-san":
+        from solver.games.da_san.net import default_net as da_san_net
+        fast = mod._net_rollout(da_san_net())
     built = [mod.sample_world(mod.View(o), random.Random(k))
              for o in obs_list for k in range(worlds)]
     rates = []

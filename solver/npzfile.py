@@ -1,5 +1,5 @@
 """Writing ``.npz`` files whole: the one writer of the shipped data files (Capsa tables, the
-Big Two network) and of training checkpoints."""
+Big Two and Da San networks) and of training checkpoints."""
 
 from __future__ import annotations
 

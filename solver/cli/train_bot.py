@@ -1,4 +1,5 @@
-"""``capsa train-bot big-two -o NET.npz``: the Big Two value network, trained by self-play."""
+"""``capsa train-bot GAME -o NET.npz``: a game's value network (Big Two, Da San), trained by
+self-play."""
 
 from __future__ import annotations
 
@@ -12,22 +13,39 @@ from pathlib import Path
 from solver.cli.common import float_arg, int_arg
 from solver.errors import InputError
 
-GAMES = ("big-two",)
+GAMES = ("big-two", "da-san")
+_NOT_RECORDED = ("--workers", "--checkpoint", "--checkpoint-every", "--no-progress")
 
 
 def run(args: argparse.Namespace) -> int:
-    from solver.games.big_two.train import TrainConfig, train
+    from solver.games import dmc
+    from solver.games.dmc import TrainConfig
 
+    if args.game == "big-two":
+        from solver.games.big_two.train import SELF_PLAY
+    else:
+        from solver.games.da_san.train import SELF_PLAY
     cfg = TrainConfig(games=args.games, seed=args.seed, epsilon=args.epsilon, lr=args.lr)
     output = Path(args.output)
     checkpoint = Path(args.checkpoint) if args.checkpoint else \
         output.with_name(output.stem + "-train.npz")
+    # the command as recorded in the file: without the options that do not change the result
+    # (workers, checkpoint, progress) and with the output's file name only
     argv, skip = [], False
-    for a in args.argv:  # the command without --workers, which does not change the result
-        if skip or a.startswith("--workers"):
-            skip = a == "--workers"
+    for a in args.argv:
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in _NOT_RECORDED:
+            skip = "=" not in a and name != "--no-progress"
             continue
         argv.append(a)
+    for i, a in enumerate(argv):
+        if a in ("-o", "--output") and i + 1 < len(argv):
+            argv[i + 1] = output.name
+        elif a.startswith("--output="):
+            argv[i] = f"--output={output.name}"
     command = "capsa " + " ".join(shlex.quote(a) for a in argv)
     for path in (output, checkpoint):
         if not path.parent.is_dir():
@@ -51,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.time()
     try:
-        net = train(output, cfg, checkpoint, args.checkpoint_every, command, progress,
-                    args.workers)
+        net = dmc.train(SELF_PLAY, output, cfg, checkpoint, args.checkpoint_every, command,
+                        progress, args.workers)
     finally:
         if bar is not None:
             bar.close()
@@ -64,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "train-bot", help="train a game's value network by self-play (Big Two)",
+        "train-bot", help="train a game's value network by self-play (Big Two, Da San)",
         description="Deep Monte Carlo self-play: every decision's features regress on the "
                     "seat's final points. Resumable: the checkpoint (default NET-train.npz "
                     "beside the output) is rewritten as it goes; run the same command again "

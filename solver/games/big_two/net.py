@@ -7,9 +7,9 @@ points of self-play hands (:mod:`solver.games.big_two.train`); the bot that play
 ``Q`` is :class:`NetBot`. Nothing hidden enters the features: the seat's own hand, the cards
 each other seat has played, how many each holds, the play to beat, passes and the rules.
 
-The file (``.npz``) holds the layer weights and a JSON ``meta`` record: the format version,
-the feature layout, the command, seed and games that made it. :func:`load` checks the format
-and the layout, so a file built for other features is refused with a clear error.
+The network and its file are :class:`~solver.games.valuenet.ValueNet`'s (shared with Da San):
+the layer weights and a JSON ``meta`` record of the format, the feature layout, the command,
+seed and games that made it; :func:`load` refuses a file built for other features.
 
 >>> from solver.games.big_two.engine import new_game
 >>> net = QNet.initial(seed=0)
@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import functools
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from solver.errors import InputError
 from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.search import observation_errors
-from solver.npzfile import BAD_FILE_ERRORS, write_arrays
+from solver.games.valuenet import ValueNet
 
 __all__ = ["DEFAULT_NET", "FORMAT", "MOVE_FEATURES", "NetBot", "QNet", "STATE_FEATURES",
            "default_net", "load", "move_features", "state_features"]
@@ -166,72 +165,25 @@ def move_features(mine: int, masks: np.ndarray, keys: np.ndarray, can_pass: bool
     return x
 
 
-@dataclass
-class QNet:
-    """An MLP on ``[state, move]`` (ReLU hidden layers, one linear output).
+class QNet(ValueNet):
+    """Big Two's network (:class:`~solver.games.valuenet.ValueNet` with this layout)."""
 
-    The first layer is split into its state and move columns, so the state's share is
-    computed once per decision for all candidate plays.
-    """
-
-    weights: list[np.ndarray]
-    biases: list[np.ndarray]
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def initial(cls, seed: int = 0, hidden: Sequence[int] = HIDDEN) -> QNet:
-        """He-initialised weights from ``seed`` (the start of training)."""
-        rng = np.random.default_rng(seed)
-        sizes = [STATE_FEATURES + MOVE_FEATURES, *hidden, 1]
-        ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
-              for a, b in zip(sizes[:-1], sizes[1:])]
-        bs = [np.zeros(b, np.float32) for b in sizes[1:]]
-        return cls(ws, bs, {"format": FORMAT, "hidden": list(hidden)})
-
-    def q(self, state: np.ndarray, moves: np.ndarray) -> np.ndarray:
-        """``Q`` (in points) of each move row for one state row."""
-        w0 = self.weights[0]
-        h = state @ w0[:STATE_FEATURES] + moves @ w0[STATE_FEATURES:] + self.biases[0]
-        np.maximum(h, 0.0, out=h)
-        for w, b in zip(self.weights[1:-1], self.biases[1:-1]):
-            h = h @ w + b
-            np.maximum(h, 0.0, out=h)
-        return (h @ self.weights[-1] + self.biases[-1])[:, 0] * POINT_SCALE
-
-    def save(self, path: str | Path) -> None:
-        """Write the file atomically (a partial file never replaces a good one)."""
-        arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
-        arrays.update({f"b{i}": b for i, b in enumerate(self.biases)})
-        write_arrays(Path(path), arrays, {**self.meta, "format": FORMAT,
-                                          "layout": layout_digest()})
+    GAME = "Big Two"
+    FORMAT = FORMAT
+    STATE_LAYOUT = STATE_LAYOUT
+    MOVE_LAYOUT = MOVE_LAYOUT
+    POINT_SCALE = POINT_SCALE
+    HIDDEN = HIDDEN
 
 
 def layout_digest() -> str:
     """The feature layout in one string (a file must match it)."""
-    return ";".join(f"{n}:{w}" for n, w in STATE_LAYOUT + MOVE_LAYOUT)
+    return QNet.layout_digest()
 
 
 def load(path: str | Path) -> QNet:
     """A network file (``InputError`` naming the problem if it is not one for this layout)."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            layers = sum(1 for k in z.files if k.startswith("w"))
-            ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
-            bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
-    except BAD_FILE_ERRORS as exc:
-        raise InputError(f"{Path(path).name}: not a Big Two network file ({exc})") from None
-    if not isinstance(meta, dict):
-        raise InputError(f"{Path(path).name}: not a Big Two network file (no meta record)")
-    if meta.get("format") != FORMAT:
-        raise InputError(f"{Path(path).name}: format {meta.get('format')!r}, expected {FORMAT!r}")
-    if meta.get("layout") != layout_digest():
-        raise InputError(f"{Path(path).name}: built for another feature layout")
-    if not ws or ws[0].shape[0] != STATE_FEATURES + MOVE_FEATURES or ws[-1].shape[1] != 1 or any(
-            a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
-            b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
-        raise InputError(f"{Path(path).name}: layer shapes do not chain")
-    return QNet(ws, bs, meta)
+    return QNet.load(path)
 
 
 @functools.cache

@@ -1,14 +1,19 @@
-"""Da San advice: determinized Monte Carlo over the hidden cards, and the search bot.
+"""Da San advice: determinized Monte Carlo over the hidden cards, guided by a value network.
 
 A world is sampled from the observation alone: the unseen cards (not in the seat's hand, not
 played, not a kitty the seat has taken) are dealt at random to the other seats in their
-counts, and to the kitty while the auction runs. Every candidate (a bid or the pass in the
-auction; a play or the pass after) is tried in the same worlds and the hand, the rest of the
-auction included, is played out by the greedy bots; a candidate's value is the seat's mean
-points (the bid won or lost, per opponent for the bidder).
+counts, and to the kitty while the auction runs.
 
-Leads of a 20-card hand can number a hundred; the search tries, for each kind and size, the
-lowest plays and the highest, plus the greedy bot's choice.
+The search (:func:`rank`, the ``search`` bot, ``advise``): the self-play value network
+(:mod:`solver.games.da_san.net`) scores every legal move (a bid or the pass in the auction; a
+play or the pass after) from what the seat sees; the :data:`NET_CANDIDATES` best are each
+tried in the same sampled worlds and the hand, the rest of the auction included, is played
+out by the network in every seat (each from its own view of that world). A candidate's value
+is the seat's mean points (the bid won or lost, per opponent for the bidder).
+
+The previous search (:func:`rank_rollout`, the ``search-rollout`` bot) is kept to compare
+with: for each kind and size the lowest plays and the highest, plus the greedy bot's choice,
+each played out by the greedy bots.
 
 >>> from solver.games.da_san.engine import new_game
 >>> state = new_game(seed=3)
@@ -20,14 +25,17 @@ lowest plays and the highest, plus the greedy bot's choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from solver.cards import NUM_CARDS, parse_cards
 from solver.errors import InputError
 from solver.games.da_san.bots import fast_greedy
 from solver.games.da_san.engine import KITTY_SIZE, NUM_PLAYERS, DaSanState, Phase
 from solver.games.da_san.moves import Kind, Move, parse_move
+from solver.games.da_san.net import DaSanNet, NetBot, Seen, default_net, legal_q
 from solver.games.da_san.rules import DaSanRules
 from solver.games.search import (
     Ranked,
@@ -37,11 +45,15 @@ from solver.games.search import (
     search_seat,
 )
 from solver.games.search import SearchBot as BaseSearchBot
+from solver.validation import check_int
 
-__all__ = ["SearchBot", "advise", "rank", "sample_world"]
+__all__ = ["RolloutSearchBot", "SearchBot", "advise", "rank", "rank_rollout", "sample_world",
+           "seen_from_view"]
 
 LOWEST_PER_GROUP = 2  # per (kind, size): the lowest plays, and the highest
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
+NET_CANDIDATES = 3  # moves of highest Q the network-guided search tries
+NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
 
 
 class View:
@@ -146,14 +158,67 @@ def _rollout(world: DaSanState, rng: random.Random) -> None:
     raise InputError("the observation does not describe a hand that can end")
 
 
+def seen_from_view(view: View) -> Seen:
+    """What the network reads, from the observation's view."""
+    return Seen(view.seat, view.mine, view.counts, view.history, view.phase is Phase.AUCTION,
+                view.high_bid, view.bidder, view.opener, view.pile, view.last_player,
+                view.passes, view.rules)
+
+
+def net_candidates(view: View, net: DaSanNet, width: int = NET_CANDIDATES
+                   ) -> tuple[list[Move], int, dict[Move, float]]:
+    """The ``width`` moves of highest ``Q`` (the network's own choice first), how many moves
+    are legal, and those moves' ``Q``."""
+    legal = sample_world(view, random.Random(0)).legal_moves()  # the seat's own moves
+    q = legal_q(net, seen_from_view(view), legal)
+    order = np.argsort(-q, kind="stable")[:width]
+    moves = [legal[int(i)] for i in order]
+    return moves, len(legal), {m: float(q[int(i)]) for m, i in zip(moves, order)}
+
+
+def _net_rollout(net: DaSanNet) -> Callable[[DaSanState, random.Random], None]:
+    """Play every seat with the network (each from its own view of the world) to the end."""
+    bot = NetBot(net)
+
+    def rollout(world: DaSanState, rng: random.Random) -> None:
+        for _ in range(MAX_TURNS):
+            if world.phase is Phase.OVER:
+                return
+            world.apply(bot.choose_play(world))
+        raise InputError("the observation does not describe a hand that can end")
+    return rollout
+
+
+def _value(world: DaSanState, seat: int) -> float:
+    return world.returns()[seat]
+
+
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
-         iterations: int | None = None, seed: int | None = None) -> Ranked:
-    """The searched candidates of the seat to act, best first (Move objects)."""
+         iterations: int | None = None, seed: int | None = None, net: DaSanNet | None = None,
+         width: int = NET_CANDIDATES) -> Ranked:
+    """The searched candidates of the seat to act, best first (Move objects): the network's
+    ``width`` best moves, each tried in the same sampled worlds and played out by the network
+    in every seat to the end of the hand."""
+    check_int("width", width, 1, None)
+    view = View(observation)
+    net = net or default_net()
+    cands, legal, q = net_candidates(view, net, width)
+    ranked = search_seat(view, (cands, legal), sample_world, _play, _net_rollout(net), _value,
+                         budget_ms, iterations, seed)
+    ranked.info = {**ranked.info, "method": NET_METHOD,
+                   "q": [round(q[m], 6) for m, _ in ranked.moves]}
+    return ranked
+
+
+@guarded
+def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
+                 iterations: int | None = None, seed: int | None = None) -> Ranked:
+    """The previous search (kept to compare with): a short candidate list by kind and size,
+    each played out by the greedy bots in sampled worlds."""
     view = View(observation)
     return search_seat(view, candidates(view, sample_world(view, random.Random(0))),
-                       sample_world, _play, _rollout, lambda w, seat: w.returns()[seat],
-                       budget_ms, iterations, seed)
+                       sample_world, _play, _rollout, _value, budget_ms, iterations, seed)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
@@ -168,8 +233,28 @@ def _same(a: Move, b: Move) -> bool:
     return a.kind is b.kind and a.strength == b.strength and len(a.cards) == len(b.cards)
 
 
-class SearchBot(BaseSearchBot):
-    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
+_rank = rank
 
-    rank = staticmethod(rank)
+
+class SearchBot(BaseSearchBot):
+    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move),
+    with the shipped network or ``net``."""
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
+                 net: DaSanNet | None = None, width: int = NET_CANDIDATES):
+        super().__init__(iterations, budget_ms)
+        self.net, self.width = net, width
+
+    def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
+             iterations: int | None, seed: int) -> Ranked:
+        return _rank(observation, budget_ms, iterations, seed, self.net, self.width)
+
+    same = staticmethod(_same)
+
+
+class RolloutSearchBot(BaseSearchBot):
+    """The previous search bot (greedy rollouts), kept as a yardstick."""
+
+    name = "search-rollout"
+    rank = staticmethod(rank_rollout)
     same = staticmethod(_same)

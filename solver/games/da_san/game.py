@@ -16,10 +16,11 @@ from solver.games.base import (
     dealer_role,
     from_json_via,
 )
-from solver.games.da_san.advise import SearchBot, View, advise
+from solver.games.da_san.advise import RolloutSearchBot, SearchBot, View, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
 from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, new_game
 from solver.games.da_san.moves import MAX_BID, moves_result
+from solver.games.da_san.net import NetBot, default_net
 from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
 
 
@@ -83,6 +84,11 @@ def summary(observation: Mapping[str, Any]) -> str | None:
             f"{res['bid']} and {'made it.' if res['bidder_made'] else 'failed.'}")
 
 
+def warm_up() -> None:
+    """Load the shipped network (start-up, not a first request)."""
+    default_net()
+
+
 GAME = GameInfo(
     name="da-san",
     title="Da San (Big Three)",
@@ -96,7 +102,8 @@ GAME = GameInfo(
                minimum=MIN_RUN_LOW, maximum=MIN_RUN_HIGH),
     ),
     aliases=("big-three",),
-    bots={"search": SearchBot, "greedy": lambda: greedy_bot, "random": lambda: random_bot},
+    bots={"search": SearchBot, "net": NetBot, "search-rollout": RolloutSearchBot,
+          "greedy": lambda: greedy_bot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
         MoveArg("hand", 'the hand, e.g. "4c 4d 5h 6s 7c"', positional=True),
@@ -109,4 +116,5 @@ GAME = GameInfo(
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
     presentation=Presentation(seat_roles=seat_roles, summary=summary),
+    warm_up=warm_up,
 )

@@ -1,0 +1,114 @@
+"""A small numpy MLP that values a candidate move from what a seat sees: ``Q(s, a)``.
+
+Shared by the games whose bots are guided by a self-play network (Big Two, Da San). A game
+subclasses :class:`ValueNet` with its feature layout (``STATE_LAYOUT``, ``MOVE_LAYOUT``), its
+file format name and its point scale; the input is ``[state, move]``, ReLU hidden layers and
+one linear output in units of ``POINT_SCALE`` points. The first layer is split into its state
+and move columns, so the state's share is computed once per decision for all candidates.
+
+The file (``.npz``) holds the layer weights and a JSON ``meta`` record: the format, the
+feature layout, and what made it (command, seed, hands). :meth:`ValueNet.load` checks the
+format, the layout and the shapes, so a file built for another game or other features is
+refused with an :class:`~solver.errors.InputError` that names it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from solver.errors import InputError
+from solver.npzfile import BAD_FILE_ERRORS, write_arrays
+
+__all__ = ["ValueNet"]
+
+N = TypeVar("N", bound="ValueNet")
+
+
+@dataclass
+class ValueNet:
+    """An MLP on ``[state, move]``; subclasses set the class constants below."""
+
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    GAME: ClassVar[str] = ""                          # for messages: "Big Two"
+    FORMAT: ClassVar[str] = ""                        # the file format name
+    STATE_LAYOUT: ClassVar[tuple[tuple[str, int], ...]] = ()
+    MOVE_LAYOUT: ClassVar[tuple[tuple[str, int], ...]] = ()
+    POINT_SCALE: ClassVar[float] = 1.0                # points per output unit
+    HIDDEN: ClassVar[tuple[int, ...]] = (256, 256, 128)
+
+    @classmethod
+    def state_width(cls) -> int:
+        return sum(w for _, w in cls.STATE_LAYOUT)
+
+    @classmethod
+    def move_width(cls) -> int:
+        return sum(w for _, w in cls.MOVE_LAYOUT)
+
+    @classmethod
+    def layout_digest(cls) -> str:
+        """The feature layout in one string (a file must match it)."""
+        return ";".join(f"{n}:{w}" for n, w in cls.STATE_LAYOUT + cls.MOVE_LAYOUT)
+
+    @classmethod
+    def initial(cls: type[N], seed: int = 0, hidden: tuple[int, ...] | list[int] | None = None
+                ) -> N:
+        """He-initialised weights from ``seed`` (the start of training)."""
+        hidden = tuple(cls.HIDDEN if hidden is None else hidden)
+        rng = np.random.default_rng(seed)
+        sizes = [cls.state_width() + cls.move_width(), *hidden, 1]
+        ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+              for a, b in zip(sizes[:-1], sizes[1:])]
+        bs = [np.zeros(b, np.float32) for b in sizes[1:]]
+        return cls(ws, bs, {"format": cls.FORMAT, "hidden": list(hidden)})
+
+    def q(self, state: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``Q`` (in points) of each move row for one state row."""
+        w0 = self.weights[0]
+        split = self.state_width()
+        h = state @ w0[:split] + moves @ w0[split:] + self.biases[0]
+        np.maximum(h, 0.0, out=h)
+        for w, b in zip(self.weights[1:-1], self.biases[1:-1]):
+            h = h @ w + b
+            np.maximum(h, 0.0, out=h)
+        return (h @ self.weights[-1] + self.biases[-1])[:, 0] * self.POINT_SCALE
+
+    def save(self, path: str | Path) -> None:
+        """Write the file atomically (a partial file never replaces a good one)."""
+        arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
+        arrays.update({f"b{i}": b for i, b in enumerate(self.biases)})
+        write_arrays(Path(path), arrays, {**self.meta, "format": self.FORMAT,
+                                          "layout": self.layout_digest()})
+
+    @classmethod
+    def load(cls: type[N], path: str | Path) -> N:
+        """A network file (``InputError`` naming the problem if it is not one for this
+        layout)."""
+        name = Path(path).name
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                layers = sum(1 for k in z.files if k.startswith("w"))
+                ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
+                bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
+        except BAD_FILE_ERRORS as exc:
+            raise InputError(f"{name}: not a {cls.GAME} network file ({exc})") from None
+        if not isinstance(meta, dict):
+            raise InputError(f"{name}: not a {cls.GAME} network file (no meta record)")
+        if meta.get("format") != cls.FORMAT:
+            raise InputError(f"{name}: format {meta.get('format')!r}, expected {cls.FORMAT!r}")
+        if meta.get("layout") != cls.layout_digest():
+            raise InputError(f"{name}: built for another feature layout")
+        width = cls.state_width() + cls.move_width()
+        if not ws or ws[0].shape[0] != width or ws[-1].shape[1] != 1 or any(
+                a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
+                b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
+            raise InputError(f"{name}: layer shapes do not chain")
+        return cls(ws, bs, meta)
