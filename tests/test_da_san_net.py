@@ -29,9 +29,14 @@ from solver.games.da_san.net import (
     seen_from_state,
     state_features,
 )
-from solver.games.da_san.train import TrainConfig, play_training_hand, train
+from solver.games import dmc
+from solver.games.da_san.train import SELF_PLAY, TrainConfig, play_training_hand
 
 TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))
+
+
+def train(out, cfg, **kw):
+    return dmc.train(SELF_PLAY, out, cfg, **kw)
 
 
 def played_state(seed: int, steps: int, rules=None):

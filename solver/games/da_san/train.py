@@ -4,14 +4,13 @@ Every seat is the current network, in the auction and in the play, making its be
 except with probability ``epsilon`` a uniform legal move; each decision regresses on its
 seat's final points (the loop, checkpoints and determinism are the shared trainer's). The
 rules' ``min_run`` is drawn per hand (3, the rules file's, 80% of hands; 2 and 4 10% each)
-and is part of the input.
+and is part of the input. Train with ``dmc.train(SELF_PLAY, out, cfg, ...)`` or ``capsa
+train-bot da-san``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
@@ -27,7 +26,7 @@ from solver.games.da_san.net import (
 from solver.games.da_san.rules import DaSanRules
 from solver.games.dmc import TrainConfig
 
-__all__ = ["SELF_PLAY", "TrainConfig", "play_training_hand", "random_rules", "train"]
+__all__ = ["SELF_PLAY", "TrainConfig", "play_training_hand", "random_rules"]
 
 CHECKPOINT_FORMAT = "capsa-da-san-train/1"
 
@@ -71,15 +70,3 @@ def play_training_hand(net: DaSanNet, game_seed: int, epsilon: float
 
 SELF_PLAY = dmc.SelfPlay(DaSanNet, play_training_hand, CHECKPOINT_FORMAT)
 
-
-def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | Path | None = None,
-          checkpoint_every: int = 2_000, command: str = "",
-          progress: Callable[[int, int, float, float], None] | None = None,
-          workers: int = 1) -> DaSanNet:
-    """Train to ``cfg.games`` hands and write the network file ``out`` (see
-    :func:`solver.games.dmc.train`: resumable from ``checkpoint``, ``workers`` processes,
-    the same file whatever their number)."""
-    net = dmc.train(SELF_PLAY, out, cfg, checkpoint, checkpoint_every, command, progress,
-                    workers)
-    assert isinstance(net, DaSanNet)
-    return net
