@@ -175,10 +175,15 @@ def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any
 
 
 @functools.cache
-def _net(path: str) -> Any:
-    """The network file at ``path`` (loaded once per process); None for the shipped one."""
+def _net(path: str, game: str = "big-two") -> Any:
+    """``game``'s network file at ``path`` (loaded once per process); None for the shipped."""
+    if not path:
+        return None
+    if game == "da-san":
+        from solver.games.da_san.net import load as load_da_san
+        return load_da_san(path)
     from solver.games.big_two.net import load
-    return load(path) if path else None
+    return load(path)
 
 
 def make_big_two_bot(spec: str, iters: int) -> Any:
@@ -224,13 +229,6 @@ def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict
             "reference": sum(ref.returns()) / 4}
 
 
-@functools.cache
-def _da_san_net(path: str) -> Any:
-    """The Da San network file at ``path`` (loaded once per process); None for the shipped."""
-    from solver.games.da_san.net import load
-    return load(path) if path else None
-
-
 def make_da_san_bot(spec: str, iters: int) -> Any:
     """A Da San bot from its name: ``greedy``, ``rollout[:N]`` (the previous search, greedy
     rollouts), ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search) or ``net[:FILE]``."""
@@ -245,10 +243,10 @@ def make_da_san_bot(spec: str, iters: int) -> Any:
     if name == "search":
         n, _, rest = arg.partition(":")
         path, _, width = rest.partition(":")
-        return SearchBot(iterations=int(n) if n else iters, net=_da_san_net(path),
+        return SearchBot(iterations=int(n) if n else iters, net=_net(path, "da-san"),
                          width=int(width or 3))
     if name == "net":
-        return NetBot(_da_san_net(arg))
+        return NetBot(_net(arg, "da-san"))
     raise SystemExit(f"unknown Da San bot {spec!r} (greedy, rollout[:N], search[:N[:FILE]], "
                      f"net[:FILE])")
 
@@ -395,6 +393,12 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
 
 
 # ------------------------------------------------------------------ driver
+def _vs_path(match: str, tag: str, iters: int) -> Path:
+    """The default checkpoint of a ``*-vs`` match: its lineup in the name, file-safe."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
+    return CHECKPOINT_DIR / f"match_{match}_{safe}_i{iters}.jsonl"
+
+
 def _load(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -437,8 +441,11 @@ def main(argv: list[str] | None = None) -> int:
             if match.startswith(("big-two-vs_", "da-san-vs_")) and iters.isdigit() \
                     and records:
                 hero, field, rules = records[0]["lineup"]
-                print(report(match.partition("_")[0], records, {
-                    "iterations": int(iters), "hero": f"{hero} (vs 3 {field}, rules {rules})"}))
+                vs = match.partition("_")[0]
+                against = (f"vs 3 {field}, rules {rules}" if vs == "big-two-vs"
+                           else f"vs 2 {field}")
+                print(report(vs, records, {"iterations": int(iters),
+                                           "hero": f"{hero} ({against})"}))
             elif match in MATCHES and iters.isdigit():
                 print(report(match, records, {"iterations": int(iters)}))
         if not found:
@@ -454,9 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         strong = (a.hero, a.field, "default")
         meta["hero"] = f"{a.hero} (vs 2 {a.field})"
         tag = f"{a.hero}_vs_{a.field}"
-        path = a.checkpoint or CHECKPOINT_DIR / (
-            "match_da-san-vs_" + "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
-            + f"_i{iters}.jsonl")
+        path = a.checkpoint or _vs_path(game, tag, iters)
     if game == "big-two-vs":
         rules = json.dumps(RULE_SETS.get(a.rules) if a.rules in RULE_SETS
                            else json.loads(a.rules), sort_keys=True)
@@ -464,9 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         meta["hero"] = f"{a.hero} (vs 3 {a.field}, rules {rules})"
         custom = "rules-" + hashlib.sha256(rules.encode()).hexdigest()[:8]
         tag = f"{a.hero}_vs_{a.field}_{a.rules if a.rules in RULE_SETS else custom}"
-        path = a.checkpoint or CHECKPOINT_DIR / (
-            "match_big-two-vs_" + "".join(c if c.isalnum() or c in "-_." else "-" for c in tag)
-            + f"_i{iters}.jsonl")
+        path = a.checkpoint or _vs_path(game, tag, iters)
     path.parent.mkdir(parents=True, exist_ok=True)
     records = _load(path)
     if not a.report:

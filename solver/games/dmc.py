@@ -32,7 +32,7 @@ from solver.errors import InputError
 from solver.games.valuenet import ValueNet
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
-__all__ = ["Adam", "SelfPlay", "TrainConfig", "gradients", "train"]
+__all__ = ["Adam", "SelfPlay", "TrainConfig", "gradients", "hand_records", "train"]
 
 #: One hand of self-play: (state rows, move rows, targets in network units).
 Hand = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -66,6 +66,16 @@ class SelfPlay:
     net: type[ValueNet]
     play_hand: Callable[[Any, int, float], Hand]
     checkpoint_format: str
+
+
+def hand_records(states: list[np.ndarray], moves: list[np.ndarray], seats: list[int],
+                 returns: list[float], point_scale: float) -> Hand:
+    """A finished hand's records: each decision's state and move rows, and as its target the
+    deciding seat's final points in network units."""
+    y = np.array([returns[p] / point_scale for p in seats], np.float32)
+    if not states:
+        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), y
+    return np.stack(states), np.stack(moves), y
 
 
 class Adam:

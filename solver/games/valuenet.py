@@ -24,9 +24,19 @@ import numpy as np
 from solver.errors import InputError
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
-__all__ = ["ValueNet"]
+__all__ = ["ValueNet", "offsets"]
 
 N = TypeVar("N", bound="ValueNet")
+Layout = tuple[tuple[str, int], ...]
+
+
+def offsets(layout: Layout) -> dict[str, int]:
+    """Where each named block of a feature layout starts."""
+    out, at = {}, 0
+    for name, width in layout:
+        out[name] = at
+        at += width
+    return out
 
 
 @dataclass
@@ -39,18 +49,25 @@ class ValueNet:
 
     GAME: ClassVar[str] = ""                          # for messages: "Big Two"
     FORMAT: ClassVar[str] = ""                        # the file format name
-    STATE_LAYOUT: ClassVar[tuple[tuple[str, int], ...]] = ()
-    MOVE_LAYOUT: ClassVar[tuple[tuple[str, int], ...]] = ()
+    STATE_LAYOUT: ClassVar[Layout] = ()
+    MOVE_LAYOUT: ClassVar[Layout] = ()
     POINT_SCALE: ClassVar[float] = 1.0                # points per output unit
     HIDDEN: ClassVar[tuple[int, ...]] = (256, 256, 128)
+    STATE_WIDTH: ClassVar[int] = 0                    # set from the layouts per subclass
+    MOVE_WIDTH: ClassVar[int] = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.STATE_WIDTH = sum(w for _, w in cls.STATE_LAYOUT)
+        cls.MOVE_WIDTH = sum(w for _, w in cls.MOVE_LAYOUT)
 
     @classmethod
     def state_width(cls) -> int:
-        return sum(w for _, w in cls.STATE_LAYOUT)
+        return cls.STATE_WIDTH
 
     @classmethod
     def move_width(cls) -> int:
-        return sum(w for _, w in cls.MOVE_LAYOUT)
+        return cls.MOVE_WIDTH
 
     @classmethod
     def layout_digest(cls) -> str:
@@ -72,7 +89,7 @@ class ValueNet:
     def q(self, state: np.ndarray, moves: np.ndarray) -> np.ndarray:
         """``Q`` (in points) of each move row for one state row."""
         w0 = self.weights[0]
-        split = self.state_width()
+        split = self.STATE_WIDTH
         h = state @ w0[:split] + moves @ w0[split:] + self.biases[0]
         np.maximum(h, 0.0, out=h)
         for w, b in zip(self.weights[1:-1], self.biases[1:-1]):

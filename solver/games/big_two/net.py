@@ -35,7 +35,7 @@ from solver.errors import InputError
 from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.search import observation_errors
-from solver.games.valuenet import ValueNet
+from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FORMAT", "MOVE_FEATURES", "NetBot", "QNet", "STATE_FEATURES",
            "default_net", "load", "move_features", "state_features"]
@@ -65,11 +65,7 @@ STATE_FEATURES = sum(w for _, w in STATE_LAYOUT)
 MOVE_FEATURES = sum(w for _, w in MOVE_LAYOUT)
 HIDDEN = (256, 256, 128)
 DEFAULT_NET = Path(__file__).resolve().parent / "data" / "qnet.npz"
-_OFF = {}
-_o = 0
-for _name, _w in STATE_LAYOUT:
-    _OFF[_name] = _o
-    _o += _w
+_OFF = offsets(STATE_LAYOUT)
 _BIT = np.arange(64, dtype=np.uint64)
 _SIZE = np.array([0, 1, 2, 3, 5, 5, 5, 5, 5], np.int64)  # cards in a play of each Kind
 

@@ -70,11 +70,7 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
             moves.append(m[i])
             seats.append(p)
         state._apply_trusted(move)
-    ret = state.returns()
-    y = np.array([ret[p] / POINT_SCALE for p in seats], np.float32)
-    if not states:
-        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), y
-    return np.stack(states), np.stack(moves), y
+    return dmc.hand_records(states, moves, seats, state.returns(), POINT_SCALE)
 
 
 SELF_PLAY = dmc.SelfPlay(QNet, play_training_hand, CHECKPOINT_FORMAT)

@@ -34,7 +34,7 @@ from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, Phase
 from solver.games.da_san.moves import DS_RANK, MAX_BID, MAX_HAND, PLAY_KINDS, Kind, Move
 from solver.games.da_san.rules import MIN_RUN_HIGH, MIN_RUN_LOW, DaSanRules
 from solver.games.search import observation_errors
-from solver.games.valuenet import ValueNet
+from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FORMAT", "DaSanNet", "NetBot", "Seen", "default_net", "legal_q",
            "load", "move_features", "seen_from_state", "state_features"]
@@ -64,16 +64,8 @@ MOVE_LAYOUT: tuple[tuple[str, int], ...] = (
     ("size", SIZES), ("cards_left_after", SIZES),
 )
 DEFAULT_NET = Path(__file__).resolve().parent / "data" / "qnet.npz"
-_OFF: dict[str, int] = {}
-_o = 0
-for _name, _w in STATE_LAYOUT:
-    _OFF[_name] = _o
-    _o += _w
-_MOFF: dict[str, int] = {}
-_o = 0
-for _name, _w in MOVE_LAYOUT:
-    _MOFF[_name] = _o
-    _o += _w
+_OFF = offsets(STATE_LAYOUT)
+_MOFF = offsets(MOVE_LAYOUT)
 _LEVELS = np.arange(4)
 
 
