@@ -28,6 +28,14 @@ Matches (``--match``):
   all-field play scores 0) and bidding figures. Bots: ``greedy``, ``rollout[:N]`` (the
   previous search, greedy rollouts, 20 worlds), ``search[:N[:FILE[:WIDTH]]]`` (the
   network-guided search), ``net[:FILE]``.
+- ``da-bai-fen-vs``: any Da Bai Fen lineup, a ``--hero`` team against a ``--field`` team over
+  single hands, each deal played twice with the teams swapped (the same cards, the same
+  dealer): levels per hand (zero-sum, parity 0), the defenders' points on the hero's side,
+  and the hero's CPU milliseconds per decision (mean, median, 90th percentile). Deal ``d``
+  is a game's first hand when ``d`` is odd (both teams at 2, whoever shows leads), else a
+  later hand with each team's level drawn from 2..A and a random leader. Bots: ``greedy``,
+  ``rollout[:N]`` (the previous search, heuristic rollouts, 12 worlds),
+  ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search), ``net[:FILE]``.
 
 Budgets are in iterations (sampled worlds per decision), so a run is a function of its
 arguments; the mean milliseconds per searched decision are reported beside it.
@@ -59,13 +67,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 MATCHES = ("big-two", "da-san", "da-bai-fen", "big-two-4x", "da-san-4x", "da-bai-fen-4x",
-           "big-two-vs", "da-san-vs")
+           "big-two-vs", "da-san-vs", "da-bai-fen-vs")
 #: ``--rules`` shorthands for ``big-two-vs`` (any JSON object of Big Two options also works).
 RULE_SETS = {"default": {},
              "cards-left": {"scoring": "cards-left", "bomb_on_two": False}}
 DEFAULT_ITERATIONS = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}
 ROLLOUT_ITERATIONS = 30  # the previous Big Two search's match budget
 DA_SAN_ROLLOUT_ITERATIONS = 20  # the previous Da San search's match budget
+DA_BAI_FEN_ROLLOUT_ITERATIONS = 12  # the previous Da Bai Fen search's match budget
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
 
@@ -83,6 +92,22 @@ class TimedBot:
         self.seconds += time.perf_counter() - t
         self.cpu += time.process_time() - c
         self.calls += 1
+        return move
+
+
+class TimedListBot(TimedBot):
+    """A :class:`TimedBot` that also keeps each decision's CPU milliseconds."""
+
+    def __init__(self, bot: Any):
+        super().__init__(bot)
+        self.times: list[float] = []
+
+    def __call__(self, observation, legal_moves, rng):
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        c = time.process_time()
+        move = super().__call__(observation, legal_moves, rng)
+        self.times.append(round(1000 * (time.process_time() - c), 2))
         return move
 
 
@@ -182,6 +207,9 @@ def _net(path: str, game: str = "big-two") -> Any:
     if game == "da-san":
         from solver.games.da_san.net import load as load_da_san
         return load_da_san(path)
+    if game == "da-bai-fen":
+        from solver.games.da_bai_fen.net import load as load_da_bai_fen
+        return load_da_bai_fen(path)
     from solver.games.big_two.net import load
     return load(path)
 
@@ -267,6 +295,58 @@ def da_san_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[
     return {"deal": deal, "rows": rows, "lineup": [hero, field, "default"]}
 
 
+def make_da_bai_fen_bot(spec: str, iters: int) -> Any:
+    """A Da Bai Fen bot from its name: ``greedy``, ``rollout[:N]`` (the previous search,
+    heuristic rollouts), ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search) or
+    ``net[:FILE]``."""
+    from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot
+    from solver.games.da_bai_fen.bots import GreedyBot
+    from solver.games.da_bai_fen.net import NetBot
+    name, _, arg = spec.partition(":")
+    if name == "greedy":
+        return GreedyBot()
+    if name == "rollout":
+        return RolloutSearchBot(iterations=int(arg) if arg else DA_BAI_FEN_ROLLOUT_ITERATIONS)
+    if name == "search":
+        n, _, rest = arg.partition(":")
+        path, _, width = rest.partition(":")
+        return SearchBot(iterations=int(n) if n else iters, net=_net(path, "da-bai-fen"),
+                         width=int(width or 3))
+    if name == "net":
+        return NetBot(_net(arg, "da-bai-fen"))
+    raise SystemExit(f"unknown Da Bai Fen bot {spec!r} (greedy, rollout[:N], "
+                     f"search[:N[:FILE[:WIDTH]]], net[:FILE])")
+
+
+def da_bai_fen_match_hand(deal: int) -> Any:
+    """Deal ``deal`` of ``da-bai-fen-vs``: a first hand when odd, else a later hand with
+    random levels and leader (the same cards and setting for both seatings)."""
+    from solver.games.da_bai_fen.engine import new_hand
+    if deal % 2:
+        return new_hand(seed=deal)
+    rng = random.Random(deal)
+    leader = rng.randrange(4)
+    return new_hand(seed=deal, dealer=leader, leader=leader,
+                    levels=(rng.randrange(13), rng.randrange(13)))
+
+
+def da_bai_fen_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
+    """A ``hero`` team against a ``field`` team, the hero team in each seating in turn."""
+    hero, field, _ = lineup
+    rows = []
+    for team in range(2):
+        timed = TimedListBot(make_da_bai_fen_bot(hero, iters))
+        other = make_da_bai_fen_bot(field, iters)
+        bots = [timed if s % 2 == team else other for s in range(4)]
+        st = _play(da_bai_fen_match_hand(deal), bots, seed=deal * 2 + team)
+        r = st.result
+        rows.append({"team": team, "levels": st.returns()[team],
+                     "points": r.defenders_points if r.declarers != team else -r.defenders_points,
+                     "declarers": r.declarers == team, "calls": timed.calls,
+                     "seconds": timed.seconds, "cpu": timed.cpu, "times": timed.times})
+    return {"deal": deal, "rows": rows, "lineup": [hero, field, "default"]}
+
+
 TASKS = {"big-two": big_two_deal, "da-san": da_san_deal, "da-bai-fen": da_bai_fen_deal}
 
 
@@ -277,6 +357,8 @@ def _run(args: tuple[str, int, int, Any]) -> dict[str, Any]:
         out = big_two_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
     elif game == "da-san-vs":
         out = da_san_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
+    elif game == "da-bai-fen-vs":
+        out = da_bai_fen_vs_deal(deal, iters, strong)  # type: ignore[arg-type]
     else:
         task = da_bai_fen_hands if (game == "da-bai-fen" and strong) else TASKS[game]
         out = task(deal, iters, strong)
@@ -320,8 +402,9 @@ def _fmt(label: str, xs: list[float], scale: float = 1.0, unit: str = "") -> str
 def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     game = match.removesuffix("-4x")
     strong = match.endswith("-4x")
-    if game in ("big-two-vs", "da-san-vs"):
-        game, strong = game.removesuffix("-vs"), False
+    vs_dbf = game == "da-bai-fen-vs"
+    if game in ("big-two-vs", "da-san-vs", "da-bai-fen-vs"):
+        game, strong = game.removesuffix("-vs"), vs_dbf
     rows = [r for rec in records for r in rec["rows"]]
     calls = sum(r["calls"] for r in rows)
     secs = sum(r["seconds"] for r in rows)
@@ -329,7 +412,8 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
     who = meta.get("hero") or ("search 4x" if strong else "search")
     lines = [f"match {match}: {len(records)} deals, {len(rows)} "
              f"{'games' if game == 'da-bai-fen' and not strong else 'hands'}; iterations "
-             f"{meta['iterations']}{' vs ' + str(meta['iterations'] * 4) if strong else ''}",
+             f"{meta['iterations']}"
+             f"{' vs ' + str(meta['iterations'] * 4) if strong and not vs_dbf else ''}",
              f"  compute {wall:,.0f} s over the worker processes; {calls:,} searched decisions, "
              f"{1000 * secs / max(calls, 1):.1f} ms each on average (wall, shared cores)"]
     if rows and all("cpu" in r for r in rows):
@@ -375,6 +459,15 @@ def report(match: str, records: list[dict[str, Any]], meta: dict[str, Any]) -> s
             lines.append(_fmt("reference: bidder make rate, all-greedy play of these deals",
                               made, 100, " %"))
     elif strong:
+        if vs_dbf:
+            times = sorted(t for r in rows for t in r.get("times", []))
+            if times:
+                q = [times[min(len(times) - 1, int(f * len(times)))] for f in (0.5, 0.9, 0.99)]
+                lines.append(f"  hero CPU ms per decision: median {q[0]:.1f}, p90 {q[1]:.1f}, "
+                             f"p99 {q[2]:.1f}, max {times[-1]:.1f} ({len(times):,} decisions)")
+            lines.append(_fmt(f"{who} team declares (share of hands)",
+                              [sum(r["declarers"] for r in rec["rows"]) / 2 for rec in records],
+                              100, " %"))
         lines.append(_fmt(f"{who} team levels per hand (own minus other's, parity 0)",
                           [sum(r["levels"] for r in rec["rows"]) / 2 for rec in records]))
         lines.append(_fmt(f"{who} team: defenders' points on its side per hand (parity 0)",
@@ -425,11 +518,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpoint", type=Path, default=None)
     ap.add_argument("--report", action="store_true", help="only print the checkpoint's figures")
     ap.add_argument("--hero", default="search",
-                    help="big-two-vs / da-san-vs: the lone bot (Big Two: baseline, rollout[:N], "
-                         "search[:N[:FILE]], net[:FILE]; Da San: greedy, rollout[:N], "
-                         "search[:N[:FILE]], net[:FILE])")
+                    help="big-two-vs / da-san-vs: the lone bot, da-bai-fen-vs: the hero team's "
+                         "bot (Big Two: baseline, rollout[:N], search[:N[:FILE]], net[:FILE]; "
+                         "Da San and Da Bai Fen: greedy, rollout[:N], search[:N[:FILE]], "
+                         "net[:FILE])")
     ap.add_argument("--field", default="net",
-                    help="big-two-vs / da-san-vs: the other seats' bot")
+                    help="big-two-vs / da-san-vs / da-bai-fen-vs: the other seats' bot")
     ap.add_argument("--rules", default="default",
                     help="big-two-vs: " + ", ".join(RULE_SETS) + " or a JSON object of options")
     a = ap.parse_args(argv)
@@ -438,12 +532,12 @@ def main(argv: list[str] | None = None) -> int:
         for path in found:
             match, _, iters = path.stem.removeprefix("match_").rpartition("_i")
             records = _load(path)
-            if match.startswith(("big-two-vs_", "da-san-vs_")) and iters.isdigit() \
-                    and records:
+            if match.startswith(("big-two-vs_", "da-san-vs_", "da-bai-fen-vs_")) \
+                    and iters.isdigit() and records:
                 hero, field, rules = records[0]["lineup"]
                 vs = match.partition("_")[0]
                 against = (f"vs 3 {field}, rules {rules}" if vs == "big-two-vs"
-                           else f"vs 2 {field}")
+                           else f"vs 2 {field}" if vs == "da-san-vs" else f"vs a {field} team")
                 print(report(vs, records, {"iterations": int(iters),
                                            "hero": f"{hero} ({against})"}))
             elif match in MATCHES and iters.isdigit():
@@ -457,6 +551,11 @@ def main(argv: list[str] | None = None) -> int:
     strong: Any = 4 * iters if a.match.endswith("-4x") else None
     path = a.checkpoint or CHECKPOINT_DIR / f"match_{a.match}_i{iters}.jsonl"
     meta: dict[str, Any] = {"iterations": iters}
+    if game == "da-bai-fen-vs":
+        strong = (a.hero, a.field, "default")
+        meta["hero"] = f"{a.hero} (vs a {a.field} team)"
+        tag = f"{a.hero}_vs_{a.field}"
+        path = a.checkpoint or _vs_path(game, tag, iters)
     if game == "da-san-vs":
         strong = (a.hero, a.field, "default")
         meta["hero"] = f"{a.hero} (vs 2 {a.field})"

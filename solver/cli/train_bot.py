@@ -1,5 +1,5 @@
-"""``capsa train-bot GAME -o NET.npz``: a game's value network (Big Two, Da San), trained by
-self-play."""
+"""``capsa train-bot GAME -o NET.npz``: a game's value network (Big Two, Da San, Da Bai Fen),
+trained by self-play."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from solver.cli.common import float_arg, int_arg
 from solver.errors import InputError
 
-GAMES = ("big-two", "da-san")
+GAMES = ("big-two", "da-san", "da-bai-fen")
 _NOT_RECORDED = ("--workers", "--checkpoint", "--checkpoint-every", "--no-progress")
 
 
@@ -23,8 +23,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game == "big-two":
         from solver.games.big_two.train import SELF_PLAY
-    else:
+    elif args.game == "da-san":
         from solver.games.da_san.train import SELF_PLAY
+    else:
+        from solver.games.da_bai_fen.train import SELF_PLAY
     cfg = TrainConfig(games=args.games, seed=args.seed, epsilon=args.epsilon, lr=args.lr)
     output = Path(args.output)
     checkpoint = Path(args.checkpoint) if args.checkpoint else \
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "train-bot", help="train a game's value network by self-play (Big Two, Da San)",
+        "train-bot", help="train a game's value network by self-play (Big Two, Da San, Da Bai Fen)",
         description="Deep Monte Carlo self-play: every decision's features regress on the "
                     "seat's final points. Resumable: the checkpoint (default NET-train.npz "
                     "beside the output) is rewritten as it goes; run the same command again "

@@ -31,9 +31,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import comb
 from typing import Any
+
+import numpy as np
 
 from solver.cards import Rank, is_joker, parse_card, parse_cards, rank_of
 from solver.errors import InputError
@@ -57,6 +59,17 @@ from solver.games.da_bai_fen.engine import (
     Trick,
 )
 from solver.games.da_bai_fen.moves import check_play, follow_plays, winner_index
+from solver.games.da_bai_fen.net import (
+    POINT_WEIGHT,
+    DaBaiFenNet,
+    NetBot,
+    Seen,
+    default_net,
+    hand_value,
+    legal_q,
+    net_moves,
+    seen_from_state,
+)
 from solver.games.search import (
     Ranked,
     advice,
@@ -65,10 +78,13 @@ from solver.games.search import (
     search_seat,
 )
 from solver.games.search import SearchBot as BaseSearchBot
+from solver.validation import check_int
 
-__all__ = ["SearchBot", "advise", "fast_play", "rank", "sample_world"]
+__all__ = ["RolloutSearchBot", "SearchBot", "advise", "fast_play", "net_candidates", "rank",
+           "rank_rollout", "sample_world", "seen_from_view"]
 
-POINT_WEIGHT = 0.01
+NET_CANDIDATES = 3  # moves of highest Q the network-guided search tries
+NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
 MAX_FOLLOWS = 12  # follows listed in full up to this many; beyond, a short list
 BURIED = NUM_PLAYERS  # the buried kitty as a fifth place a hidden card may be
 _GREEDY = GreedyBot()
@@ -439,11 +455,7 @@ def rollout(st: DaBaiFenState, rng: random.Random) -> None:
 
 def value(st: DaBaiFenState, seat: int) -> float:
     """Levels gained by the seat's team minus the other's, plus the points on its side."""
-    r = st.result
-    if r is None:
-        raise InputError("a hand's value is known once it is over")
-    sign = 1 if seat % 2 != r.declarers else -1
-    return st.returns()[seat] + POINT_WEIGHT * sign * r.defenders_points
+    return hand_value(st, seat)
 
 
 def _play(world: DaBaiFenState, move: Move) -> None:
@@ -451,12 +463,70 @@ def _play(world: DaBaiFenState, move: Move) -> None:
 
 
 @guarded
-def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
-         iterations: int | None = None, seed: int | None = None) -> Ranked:
-    """The searched candidates of the seat to act, best first (Move objects)."""
+def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
+                 iterations: int | None = None, seed: int | None = None) -> Ranked:
+    """The previous search (kept to compare with): a short candidate list (every single
+    lead, groups, a few follows), each played out by the fast heuristic bots."""
     view = View(observation)
     return search_seat(view, candidates(view, sample_world(view, random.Random(0))),
                        sample_world, _play, rollout, value, budget_ms, iterations, seed)
+
+
+def legal_count(view: View) -> int:
+    """How many moves are legal for the seat (counted, not listed)."""
+    if view.phase is Phase.DRAW:
+        return 1 + sum(1 for c in view.mine if not is_joker(c) and rank_of(c) == view.trump_rank)
+    if view.phase is Phase.BURY:
+        return len(view.mine)
+    t = view.fixed_trump
+    if view.trick:
+        led, k = t.eff[view.trick[0][0]], len(view.trick[0])
+        m = sum(1 for c in view.mine if t.eff[c] == led)
+        return comb(m, k) if m >= k else comb(len(view.mine) - m, k - m)
+    sizes: dict[int, int] = {}
+    for c in view.mine:
+        sizes[t.eff[c]] = sizes.get(t.eff[c], 0) + 1
+    return len(view.mine) + sum(2 ** n - 1 - n for n in sizes.values())
+
+
+def net_candidates(view: View, net: DaBaiFenNet, width: int = NET_CANDIDATES
+                   ) -> tuple[list[Move], int, dict[Move, float]]:
+    """The ``width`` moves of highest ``Q`` among the network's candidates (its own choice
+    first), how many moves are legal, and those moves' ``Q``."""
+    seen = seen_from_view(view)
+    moves = net_moves(seen)
+    q = legal_q(net, seen, moves)
+    order = np.argsort(-q, kind="stable")[:width]
+    best = [moves[int(i)] for i in order]
+    return best, legal_count(view), {m: float(q[int(i)]) for m, i in zip(best, order)}
+
+
+def _net_rollout(net: DaBaiFenNet) -> Callable[[DaBaiFenState, random.Random], None]:
+    """Play every seat with the network (each from its own view of the world) to the end."""
+    bot = NetBot(net)
+
+    def play_out(world: DaBaiFenState, rng: random.Random) -> None:
+        while world.phase is not Phase.OVER:
+            world.apply(bot.choose(seen_from_state(world)))
+    return play_out
+
+
+@guarded
+def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
+         iterations: int | None = None, seed: int | None = None,
+         net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES) -> Ranked:
+    """The searched candidates of the seat to act, best first (Move objects): the network's
+    ``width`` best moves, each tried in the same sampled worlds and played out by the network
+    in every seat to the end of the hand."""
+    check_int("width", width, 1, None)
+    view = View(observation)
+    net = net or default_net()
+    cands, legal, q = net_candidates(view, net, width)
+    ranked = search_seat(view, (cands, legal), sample_world, _play, _net_rollout(net), value,
+                         budget_ms, iterations, seed)
+    ranked.info = {**ranked.info, "method": NET_METHOD,
+                   "q": [round(q[m], 6) for m, _ in ranked.moves]}
+    return ranked
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
@@ -469,8 +539,39 @@ def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
     return out
 
 
-class SearchBot(BaseSearchBot):
-    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move)."""
+def _same(a: Move, b: Move) -> bool:
+    return (a.kind, sorted(a.cards)) == (b.kind, sorted(b.cards))
 
-    rank = staticmethod(rank)
-    same = staticmethod(lambda a, b: (a.kind, sorted(a.cards)) == (b.kind, sorted(b.cards)))
+
+_rank = rank
+
+
+class SearchBot(BaseSearchBot):
+    """Plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per move),
+    with the shipped network or ``net``."""
+
+    def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
+                 net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES):
+        super().__init__(iterations, budget_ms)
+        self.net, self.width = net, width
+
+    def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
+             iterations: int | None, seed: int) -> Ranked:
+        return _rank(observation, budget_ms, iterations, seed, self.net, self.width)
+
+    same = staticmethod(_same)
+
+
+class RolloutSearchBot(BaseSearchBot):
+    """The previous search bot (heuristic rollouts), kept as a yardstick."""
+
+    name = "search-rollout"
+    rank = staticmethod(rank_rollout)
+    same = staticmethod(_same)
+
+def seen_from_view(view: View) -> Seen:
+    """What the network reads, from the observation's view."""
+    return Seen(view.seat, view.phase, view.mine, view.trump_rank, view.trump, view.leader,
+                view.dealer, view.first_hand, view.drawn, view.shown, view.revealed,
+                view.buried if view.phase is not Phase.DRAW else None, view.trick,
+                view.trick_leader, view.tricks, view.team_points, view.rules)

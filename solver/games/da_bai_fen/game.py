@@ -18,11 +18,12 @@ from solver.games.base import (
     from_json_via,
 )
 from solver.games.da_bai_fen import levels
-from solver.games.da_bai_fen.advise import SearchBot, View, advise
+from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, View, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
 from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump
 from solver.games.da_bai_fen.engine import DEALT, GAME_NAME, DaBaiFenState, Phase, new_hand
 from solver.games.da_bai_fen.moves import legal_plays
+from solver.games.da_bai_fen.net import NetBot, default_net
 from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 
 
@@ -142,6 +143,11 @@ def summary(observation: Mapping[str, Any]) -> str | None:
             f"Next leader: {{seat:{res['next_leader']}}}.")
 
 
+def warm_up() -> None:
+    """Load the shipped network (start-up, not a first request)."""
+    default_net()
+
+
 GAME = GameInfo(
     name=GAME_NAME,
     title="Da Bai Fen (trick-taking, beat a hundred points)",
@@ -152,7 +158,8 @@ GAME = GameInfo(
     simultaneous=False,
     options=OPTIONS,
     aliases=("dabaifen",),
-    bots={"search": SearchBot, "greedy": GreedyBot, "random": lambda: random_bot},
+    bots={"search": SearchBot, "net": NetBot, "search-rollout": RolloutSearchBot,
+          "greedy": GreedyBot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
         MoveArg("hand", "the hand, e.g. 'BJ 2h As 10d' (SJ, BJ: jokers)", positional=True),
@@ -169,4 +176,5 @@ GAME = GameInfo(
     presentation=Presentation(seat_roles=seat_roles, summary=summary),
     next_hand=levels.next_hand_options,
     game_over=levels.game_over,
+    warm_up=warm_up,
 )

@@ -1,0 +1,221 @@
+"""The Da Bai Fen value network: its file format, features from what a seat sees only, the
+self-play training's determinism and resume, and the bots built on it playing legally."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.cli import main
+from solver.errors import InputError
+from solver.games import dmc, get_game
+from solver.games.da_bai_fen.advise import (
+    RolloutSearchBot,
+    SearchBot,
+    View,
+    advise,
+    legal_count,
+    rank,
+    sample_world,
+    seen_from_view,
+)
+from solver.games.da_bai_fen.engine import Kind, Phase, new_hand
+from solver.games.da_bai_fen.net import (
+    DEFAULT_NET,
+    FORMAT,
+    MOVE_FEATURES,
+    STATE_FEATURES,
+    DaBaiFenNet,
+    NetBot,
+    decision_features,
+    default_net,
+    legal_q,
+    load,
+    net_moves,
+    seen_from_state,
+    slots,
+)
+from solver.games.da_bai_fen.train import SELF_PLAY, TrainConfig, play_training_hand
+from solver.games.da_san.net import DaSanNet
+
+TINY = TrainConfig(games=12, block_games=4, batch=64, hidden=(16, 8))
+
+
+def train(out, cfg, **kw):
+    return dmc.train(SELF_PLAY, out, cfg, **kw)
+
+
+def played_state(seed: int, steps: int):
+    """A hand some random moves in: a first hand (odd seeds) or a later one."""
+    if seed % 2:
+        state = new_hand(seed=seed)
+    else:
+        rng = random.Random(seed)
+        leader = rng.randrange(4)
+        state = new_hand(seed=seed, dealer=leader, leader=leader,
+                         levels=(rng.randrange(13), rng.randrange(13)))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def _same(a, b):
+    return a.kind is b.kind and sorted(a.cards) == sorted(b.cards)
+
+
+def test_save_load_round_trip_and_foreign_files(tmp_path):
+    net = DaBaiFenNet.initial(seed=3, hidden=(8, 4))
+    net.meta["command"] = "test"
+    net.save(tmp_path / "n.npz")
+    back = load(tmp_path / "n.npz")
+    assert back.meta["format"] == FORMAT and back.meta["command"] == "test"
+    s = np.zeros(STATE_FEATURES, np.float32)
+    m = np.eye(3, MOVE_FEATURES, dtype=np.float32)
+    assert np.array_equal(net.q(s, m), back.q(s, m))
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(InputError, match="junk.npz: not a Da Bai Fen network file"):
+        load(tmp_path / "junk.npz")
+    DaSanNet.initial(seed=0, hidden=(4,)).save(tmp_path / "da-san.npz")
+    with pytest.raises(InputError, match="da-san.npz: format 'capsa-da-san-qnet/1'"):
+        load(tmp_path / "da-san.npz")
+
+
+def test_shipped_network_records_how_it_was_made():
+    net = load(DEFAULT_NET)
+    assert net.meta["command"].startswith("capsa train-bot da-bai-fen")
+    assert net.meta["games"] >= 1 and "seed" in net.meta["config"]
+    assert DEFAULT_NET.stat().st_size < 2_000_000
+
+
+def test_cards_take_one_slot_each_whatever_the_trump():
+    for rank in (0, 7, 12):
+        for suit in (None, 0, 3):
+            assert sorted(slots(rank, suit)) == list(range(54))
+    # the trump-rank card of the trump suit and the jokers sit at the top
+    assert [slots(0, 2)[c] for c in (2, 52, 53)] == [51, 52, 53]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 90))
+def test_features_come_from_the_observation_alone(seed, steps):
+    """The engine-side features equal the ones built from the seat's observation, and do not
+    change when the hidden cards (other hands, the undrawn deck, the buried kitty) are dealt
+    differently."""
+    state = played_state(seed, steps)
+    if state.is_terminal():
+        return
+    view = View(state.observation(state.current_player))
+    seen = seen_from_state(state)
+    moves = net_moves(seen)
+    s, m = decision_features(seen, moves)
+    s2, m2 = decision_features(seen_from_view(view), net_moves(seen_from_view(view)))
+    assert np.array_equal(s, s2) and np.array_equal(m, m2)
+    for k in range(2):
+        other = seen_from_state(sample_world(view, random.Random(seed + k)))
+        s3, m3 = decision_features(other, net_moves(other))
+        assert np.array_equal(s, s3) and np.array_equal(m, m3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 90))
+def test_net_moves_are_legal_and_the_bot_agrees_on_both_paths(seed, steps):
+    state = played_state(seed, steps)
+    if state.is_terminal():
+        return
+    legal = state.legal_moves()
+    seen = seen_from_state(state)
+    assert all(any(_same(m, x) for x in legal) for m in net_moves(seen))
+    view = View(state.observation(state.current_player))
+    assert legal_count(view) == len(legal)
+    bot = NetBot(DaBaiFenNet.initial(seed=seed, hidden=(8,)))
+    fast = bot.choose_play(state)
+    assert any(_same(fast, x) for x in legal)
+    assert _same(bot(state.observation(state.current_player), legal, random.Random(0)), fast)
+
+
+def test_q_covers_every_decision_kind():
+    net = default_net()
+    state = played_state(1, 0)  # the draw of a first hand
+    kinds = set()
+    while not state.is_terminal():
+        seen = seen_from_state(state)
+        moves = net_moves(seen)
+        q = legal_q(net, seen, moves)
+        assert q.shape == (len(moves),) and np.isfinite(q).all()
+        kinds.update(m.kind for m in moves)
+        state.apply(moves[int(np.argmax(q))])
+    assert kinds == {Kind.SHOW, Kind.NO_SHOW, Kind.BURY, Kind.PLAY}
+
+
+def test_training_is_deterministic_and_resumes_to_the_same_file(tmp_path):
+    a = train(tmp_path / "a.npz", TINY)
+    half = TrainConfig(**{**TINY.__dict__, "games": 8})
+    train(tmp_path / "c.npz", half, checkpoint=tmp_path / "ck.npz", checkpoint_every=4)
+    c = train(tmp_path / "c.npz", TINY, checkpoint=tmp_path / "ck.npz", checkpoint_every=4)
+    assert c.meta["games"] == 12
+    for x, y in zip(a.weights + a.biases, c.weights + c.biases):
+        assert np.array_equal(x, y)
+    two = train(tmp_path / "w.npz", TINY, workers=2)
+    for x, y in zip(a.weights + a.biases, two.weights + two.biases):
+        assert np.array_equal(x, y)
+    with pytest.raises(InputError, match="other settings"):
+        train(tmp_path / "d.npz", TrainConfig(**{**TINY.__dict__, "lr": 1e-3}),
+              checkpoint=tmp_path / "ck.npz")
+
+
+def test_training_records_target_the_seats_final_value():
+    net = DaBaiFenNet.initial(seed=1, hidden=(8,))
+    s, m, y = play_training_hand(net, 7, 0.5)
+    assert s.shape[0] == m.shape[0] == y.shape[0] > 0
+    assert s.shape[1] == STATE_FEATURES and m.shape[1] == MOVE_FEATURES
+    # the two teams' values are opposite: each decision's target is one of two numbers
+    assert len({round(abs(float(v)), 6) for v in y}) == 1
+
+
+def test_cli_trains_a_tiny_file_and_refuses_another_games_checkpoint(tmp_path, capsys):
+    out = tmp_path / "net.npz"
+    assert main(["train-bot", "da-bai-fen", "-o", str(out), "--games", "4",
+                 "--no-progress"]) == 0
+    net = load(out)
+    assert net.meta["games"] == 4
+    assert net.meta["command"] == "capsa train-bot da-bai-fen -o net.npz --games 4"
+    assert main(["train-bot", "da-san", "-o", str(out), "--games", "4", "--no-progress"]) == 2
+    assert "net-train.npz: not a Da San training checkpoint" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_search_bots_play_whole_hands_legally(seed):
+    bots = [SearchBot(iterations=1), RolloutSearchBot(iterations=1)] * 2
+    state = played_state(seed, 0)
+    rng = random.Random(0)
+    phases = set()
+    while not state.is_terminal():
+        p = state.current_player
+        phases.add(state.phase)
+        legal = state.legal_moves()
+        move = bots[p](state.observation(p), legal, rng)
+        assert move in legal
+        state.apply(move)
+    assert Phase.PLAY in phases and sum(state.returns()) == 0
+
+
+def test_advice_is_deterministic_and_reports_q():
+    state = played_state(9, 20)
+    obs = state.observation(state.current_player)
+    a, b = advise(obs, iterations=2, seed=3), advise(obs, iterations=2, seed=3)
+    a.pop("elapsed_ms"), b.pop("elapsed_ms")
+    assert a == b
+    assert len(a["q"]) == len(a["moves"]) and "network" in a["method"]
+    with pytest.raises(InputError, match="width must be"):
+        rank(obs, iterations=2, seed=1, width=0)
+
+
+def test_registry_offers_the_net_bots():
+    assert {"search", "net", "search-rollout", "greedy"} <= set(get_game("da-bai-fen").bots)
