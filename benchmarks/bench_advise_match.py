@@ -35,7 +35,7 @@ Matches (``--match``):
   is a game's first hand when ``d`` is odd (both teams at 2, whoever shows leads), else a
   later hand with each team's level drawn from 2..A and a random leader. Bots: ``greedy``,
   ``rollout[:N]`` (the previous search, heuristic rollouts, 12 worlds),
-  ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search), ``net[:FILE]``.
+  ``search[:N[:FILE[:WIDTH[:DEPTH]]]]`` (the network-guided search), ``net[:FILE]``.
 
 Budgets are in iterations (sampled worlds per decision), so a run is a function of its
 arguments; the mean milliseconds per searched decision are reported beside it.
@@ -297,7 +297,8 @@ def da_san_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[
 
 def make_da_bai_fen_bot(spec: str, iters: int) -> Any:
     """A Da Bai Fen bot from its name: ``greedy``, ``rollout[:N]`` (the previous search,
-    heuristic rollouts), ``search[:N[:FILE[:WIDTH]]]`` (the network-guided search) or
+    heuristic rollouts), ``search[:N[:FILE[:WIDTH[:DEPTH]]]]`` (the network-guided search;
+    DEPTH: tricks played out before the network's Q stands in, 99 or none to the end) or
     ``net[:FILE]``."""
     from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot
     from solver.games.da_bai_fen.bots import GreedyBot
@@ -307,15 +308,17 @@ def make_da_bai_fen_bot(spec: str, iters: int) -> Any:
         return GreedyBot()
     if name == "rollout":
         return RolloutSearchBot(iterations=int(arg) if arg else DA_BAI_FEN_ROLLOUT_ITERATIONS)
-    if name == "search":
+    if name == "search":  # search[:N[:FILE[:WIDTH[:DEPTH]]]]
         n, _, rest = arg.partition(":")
-        path, _, width = rest.partition(":")
+        path, _, rest = rest.partition(":")
+        width, _, depth = rest.partition(":")
         return SearchBot(iterations=int(n) if n else iters, net=_net(path, "da-bai-fen"),
-                         width=int(width or 3))
+                         width=int(width or 3),
+                         depth=int(depth) if depth and int(depth) < 99 else None)
     if name == "net":
         return NetBot(_net(arg, "da-bai-fen"))
     raise SystemExit(f"unknown Da Bai Fen bot {spec!r} (greedy, rollout[:N], "
-                     f"search[:N[:FILE[:WIDTH]]], net[:FILE])")
+                     f"search[:N[:FILE[:WIDTH[:DEPTH]]]], net[:FILE])")
 
 
 def da_bai_fen_match_hand(deal: int) -> Any:

@@ -192,7 +192,8 @@ def test_cli_trains_a_tiny_file_and_refuses_another_games_checkpoint(tmp_path, c
 
 @pytest.mark.parametrize("seed", [11, 12])
 def test_search_bots_play_whole_hands_legally(seed):
-    bots = [SearchBot(iterations=1), RolloutSearchBot(iterations=1)] * 2
+    bots = [SearchBot(iterations=1), RolloutSearchBot(iterations=1),
+            SearchBot(iterations=2, depth=1), NetBot()]
     state = played_state(seed, 0)
     rng = random.Random(0)
     phases = set()
@@ -215,6 +216,8 @@ def test_advice_is_deterministic_and_reports_q():
     assert len(a["q"]) == len(a["moves"]) and "network" in a["method"]
     with pytest.raises(InputError, match="width must be"):
         rank(obs, iterations=2, seed=1, width=0)
+    with pytest.raises(InputError, match="depth must be"):
+        rank(obs, iterations=2, seed=1, depth=0)
 
 
 def test_registry_offers_the_net_bots():

@@ -501,28 +501,50 @@ def net_candidates(view: View, net: DaBaiFenNet, width: int = NET_CANDIDATES
     return best, legal_count(view), {m: float(q[int(i)]) for m, i in zip(best, order)}
 
 
-def _net_rollout(net: DaBaiFenNet) -> Callable[[DaBaiFenState, random.Random], None]:
-    """Play every seat with the network (each from its own view of the world) to the end."""
+def _net_playout(net: DaBaiFenNet, depth: int | None
+                 ) -> tuple[Callable[[DaBaiFenState, random.Random], None],
+                            Callable[[DaBaiFenState, int], float]]:
+    """The rollout and the value of a finished rollout: every seat plays the network (each
+    from its own view of the world) to the end of the hand, or with ``depth`` until ``depth``
+    more tricks are complete, where the network's best ``Q`` for the seat to act stands in
+    for the rest (negated when that seat is on the other team)."""
     bot = NetBot(net)
+    leaf: dict[int, tuple[int, float]] = {}
 
     def play_out(world: DaBaiFenState, rng: random.Random) -> None:
+        stop = None if depth is None else len(world.tricks) + depth
         while world.phase is not Phase.OVER:
-            world.apply(bot.choose(seen_from_state(world)))
-    return play_out
+            seen = seen_from_state(world)
+            if stop is not None and len(world.tricks) >= stop and not world.trick:
+                moves = net_moves(seen)
+                leaf[id(world)] = (seen.seat % 2, float(np.max(legal_q(net, seen, moves))))
+                return
+            world.apply(bot.choose(seen))
+
+    def worth(world: DaBaiFenState, seat: int) -> float:
+        if world.phase is Phase.OVER:
+            return value(world, seat)
+        team, q = leaf.pop(id(world))
+        return q if team == seat % 2 else -q
+    return play_out, worth
 
 
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None,
-         net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES) -> Ranked:
+         net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES,
+         depth: int | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects): the network's
     ``width`` best moves, each tried in the same sampled worlds and played out by the network
-    in every seat to the end of the hand."""
+    in every seat to the end of the hand (or ``depth`` more tricks, then its ``Q``)."""
     check_int("width", width, 1, None)
+    if depth is not None:
+        check_int("depth", depth, 1, None)
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
-    ranked = search_seat(view, (cands, legal), sample_world, _play, _net_rollout(net), value,
+    play_out, worth = _net_playout(net, depth)
+    ranked = search_seat(view, (cands, legal), sample_world, _play, play_out, worth,
                          budget_ms, iterations, seed)
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m], 6) for m, _ in ranked.moves]}
@@ -551,13 +573,15 @@ class SearchBot(BaseSearchBot):
     with the shipped network or ``net``."""
 
     def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
-                 net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES):
+                 net: DaBaiFenNet | None = None, width: int = NET_CANDIDATES,
+                 depth: int | None = None):
         super().__init__(iterations, budget_ms)
-        self.net, self.width = net, width
+        self.net, self.width, self.depth = net, width, depth
 
     def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
              iterations: int | None, seed: int) -> Ranked:
-        return _rank(observation, budget_ms, iterations, seed, self.net, self.width)
+        return _rank(observation, budget_ms, iterations, seed, self.net, self.width,
+                     self.depth)
 
     same = staticmethod(_same)
 

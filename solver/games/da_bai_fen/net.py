@@ -20,7 +20,8 @@ showed, its hand, the cards each seat has played, the cards still unseen (the bu
 is among them for everyone but the leader, who sees it), the shown and turned cards not yet
 played, the suits each other seat has shown void in, the trick so far (the lead, the play
 winning it, who made it, the led suit and size), the points each side has taken and, for the
-leader, the points it buried. A candidate move: its kind, its cards, their points and size,
+leader, the points it buried; and in sums: its cards and the unseen ones per suit, the points
+in its hand and unseen. A candidate move: its kind, its cards, their points and size,
 whether it leads, its suit, whether it would win the trick now, and how many unseen cards of
 its suit beat its top card.
 
@@ -86,7 +87,8 @@ STATE_LAYOUT: tuple[tuple[str, int], ...] = (
     ("hand", DECK_SIZE), ("hand_size", MAX_HELD + 1),
     ("played_own", DECK_SIZE), ("played_next", DECK_SIZE), ("played_partner", DECK_SIZE),
     ("played_prev", DECK_SIZE), ("unseen", DECK_SIZE), ("buried", DECK_SIZE),
-    ("public", DECK_SIZE), ("voids", 3 * 4),
+    ("public", DECK_SIZE), ("voids", 3 * 4), ("suit_counts", 2 * 4), ("hand_points", 1),
+    ("unseen_points", 1),
     ("trick_lead", DECK_SIZE), ("trick_best", DECK_SIZE), ("trick_size", RANKS),
     ("trick_suit", 5), ("trick_position", NUM_PLAYERS), ("trick_winner", NUM_PLAYERS),
     ("partner_winning", 1), ("trick_points", 1),
@@ -252,7 +254,21 @@ def _state_row(seen: Seen, trump: Trump | None, hypothetical: bool = False) -> n
         on.extend(o + slot[c] for c in buried)
         x[_OFF["buried_points"]] = sum(_P[c] for c in buried) / 20.0
     o = _OFF["unseen"]
-    on.extend(o + slot[c] for c in range(DECK_SIZE) if c not in known)
+    unseen = [c for c in range(DECK_SIZE) if c not in known]
+    on.extend(o + slot[c] for c in unseen)
+    counts = [0] * 8  # the seat's cards and the unseen ones per suit (trumps first)
+    for k, cards in ((0, hand), (4, unseen)):
+        for c in cards:
+            b = slot[c] // 12
+            if b < 4:
+                counts[k + b] += 1
+            elif trump is not None:
+                counts[k] += 1
+    o = _OFF["suit_counts"]
+    x[o:o + 8] = counts
+    x[o:o + 8] /= 12.0
+    x[_OFF["hand_points"]] = sum(_P[c] for c in hand) / 100.0
+    x[_OFF["unseen_points"]] = sum(_P[c] for c in unseen) / 100.0
     public = set(seen.revealed)
     if seen.shown is not None:
         public.add(seen.shown[1])
