@@ -5,7 +5,10 @@ the issue's goal for it, and the same code with the tables without card removal;
 plain-Python references.
 
     python benchmarks/bench_capsa_solver.py [--rules two-four] [--hands 3000] [--no-plain]
-        [--agreement-hands 2000]
+        [--agreement-hands 2000] [--tables-before OLD.npz]
+
+``--tables-before``: first, the search on the shipped tables beside another tables file (the
+one before a model change), on the same hands, alternated.
 
 Everything runs pinned to one core. The benchmark first checks that both searches give the
 same answers (and, without card removal, that the code path before the first speed work,
@@ -341,6 +344,26 @@ def timed(fn) -> float:
     return time.perf_counter() - t
 
 
+def tables_section(rules: Rules, n_hands: int, before: str) -> None:
+    """The shipped tables beside another tables file (the one before a model change), on the
+    same hands, alternated: what a stronger model costs the search."""
+    hands = random_hands(n_hands, seed=3)
+    inter = hands[:400]
+    print(f"tables: shipped beside {Path(before).name} (rules {rules_label(rules)})")
+    for label, fn, count in (
+            ("search kernel alone (best split)", lambda: search_best(hands, rules), len(hands)),
+            ("search kernel, best 5", lambda: search_best(hands, rules, k=5), len(hands)),
+            ('arrange(hand, method="table", top=5)',
+             lambda: [arrange(h, rules, 1, "table", top=5) for h in inter], len(inter))):
+        shipped = other = float("inf")
+        for _ in range(3):
+            shipped = min(shipped, cpu_time(fn))
+            with tables_file(before):
+                other = min(other, cpu_time(fn))
+        print(f"  {label:<44} shipped {shipped / count * 1e6:>9,.2f} us  {Path(before).name} "
+              f"{other / count * 1e6:>9,.2f} us  shipped / before x{shipped / other:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="two-four")
@@ -350,11 +373,15 @@ def main() -> None:
     ap.add_argument("--agreement-hands", type=int, default=0,
                     help="hands for the adaptive Monte Carlo's agreement with the full run "
                          "(0: skip; the issue asks 2,000)")
+    ap.add_argument("--tables-before", metavar="FILE", default=None,
+                    help="also time the search on this tables file beside the shipped one")
     args = ap.parse_args()
     rules = resolve_rules(args.rules)
     all_cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     pin_one_core()
     warm_up()
+    if args.tables_before:
+        tables_section(rules, args.hands, args.tables_before)
     speed_section(rules, args.hands, args.mc_hands)
     if args.agreement_hands:
         agreement_section(rules, args.agreement_hands)

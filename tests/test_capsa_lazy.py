@@ -98,13 +98,16 @@ def test_cheap_bounds_hold_for_every_strength_a_hand_holds():
             counts = np.bincount(hand // 4, minlength=13)
             m = int((counts == 0).sum())
             a = st_.alpha * (counts - 1.0)
+            if st_.suit is not None:  # each suit's count adds its term once
+                a = np.concatenate([a, np.bincount(np.bincount(hand % 4, minlength=4),
+                                                   minlength=14)])
             for r in range(3):
                 allowed = t.is_front if r == 0 else ~t.is_front
                 w, tie = ht.pw[r], ht.pt[r]
                 x = 1.0 - w - tie
                 sep = (2 * w + tie - 1 + st_.roy[r] if net
                        else w - x + st_.roy[r] * w - ht.lr[r])
-                cheap = slab[m, r, :, 0] + gsep[r, :, :13].astype(np.float64) @ a
+                cheap = slab[m, r, :, 0] + gsep[r, :, :len(a)].astype(np.float64) @ a
                 w_hi = slab[m, r, :, 1].astype(np.float64)
                 x_lo = np.maximum(0.0, np.minimum(slab[m, r, :, 2], 1.0 - w_hi))
                 assert (cheap[allowed] >= sep[allowed]).all()

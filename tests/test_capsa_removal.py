@@ -3,6 +3,8 @@ they give, and the strategy that plays them, each against a plain reference."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -28,7 +30,7 @@ def test_deltas_match_filtering_the_pool():
     size = 40
     hands = np.sort(deal(rng, 600, 1)[:, 0], axis=1)
     rows = rng.integers(0, size, (600, 3))
-    got = removal.deltas(*removal.pool_counts(hands, rows, size))
+    got = removal.deltas(*removal.pool_counts(hands, rows, size)[:3])
     base = np.stack([np.bincount(rows[:, r], minlength=size) for r in range(3)]) / len(hands)
     for k in (0, 5, 12):
         want = np.zeros((3, size))
@@ -37,6 +39,33 @@ def test_deltas_match_filtering_the_pool():
             cond = np.stack([np.bincount(rows[keep, r], minlength=size) for r in range(3)])
             want += (cond / keep.sum() - base) / 4
         np.testing.assert_allclose(got[k], want, atol=1e-12)
+
+
+def test_suit_shifts_match_filtering_the_pool():
+    """suit[c] before centring is P(row = s | none of c given cards of one suit) - P(row = s),
+    averaged over every choice of the c cards in every suit: recomputed here by filtering the
+    pool; centred, its mean over a hand's suit counts is zero."""
+    rng = np.random.default_rng(4)
+    size = 30
+    hands = np.sort(deal(rng, 500, 1)[:, 0], axis=1)
+    rows = rng.integers(0, size, (500, 3))
+    by_suit = removal.pool_counts(hands, rows, size)[3]
+    got = removal.suit_conditionals(by_suit)
+    base = np.stack([np.bincount(rows[:, r], minlength=size) for r in range(3)]) / len(hands)
+    for c in (0, 1, 2):
+        num = np.zeros((3, size))
+        den = 0
+        for suit in range(4):
+            cards = np.arange(13) * 4 + suit
+            for chosen in itertools.combinations(cards, c):
+                keep = ~np.isin(hands, chosen).any(axis=1)
+                num += np.stack([np.bincount(rows[keep, r], minlength=size) for r in range(3)])
+                den += keep.sum()
+        np.testing.assert_allclose(got[c], num / den - base, atol=1e-12)
+    centred = removal.suit_shifts(by_suit)
+    np.testing.assert_allclose(np.tensordot(removal.SUIT_COUNT_CHANCE, centred, axes=1), 0,
+                               atol=1e-12)
+    assert removal.SUIT_COUNT_CHANCE.sum() == pytest.approx(1.0)
 
 
 def test_alpha_scales_one_card_to_thirteen():
@@ -48,7 +77,7 @@ def test_alpha_scales_one_card_to_thirteen():
 def removal_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("tables") / "removal.npz"
     assert removal.main(["--hands", "5000", "--presets", "two-four", "standard",
-                         "--workers", "1", "-o", str(path)]) == 0
+                         "--suit-scale", "two-four=1.5", "--workers", "1", "-o", str(path)]) == 0
     return str(path)
 
 
@@ -73,18 +102,34 @@ def test_file_adds_the_rows_joint_model(removal_file):
                 assert (np.diff(g, axis=axis) >= 0).all()
 
 
-def test_hand_tables_are_the_clamped_linear_shift(removal_file):
-    """A hand's tables: the row distribution moved by alpha * n_k * delta[k] for every rank,
-    its win / tie / royalty tables derived as without card removal, then clamped into a
-    distribution (recomputed here from the histogram in NumPy)."""
-    rules = resolve_rules("standard")
+def test_suit_terms_only_where_asked(removal_file):
+    raw = load_raw(removal_file)
+    assert raw["two-four"]["suit"].shape == (14, 3, TABLES["lowest"].size)
+    assert raw["two-four"]["suit_scale"] == 1.5
+    assert "suit" not in raw["standard"]
+    assert "--suit-scale two-four=1.5" in raw["meta"]["removal"]["command"]
+    st = tables_for(resolve_rules("two-four"), removal_file)
+    np.testing.assert_allclose(st.suit, 1.5 * raw["two-four"]["suit"])
+    assert tables_for(resolve_rules("standard"), removal_file).suit is None
+
+
+@pytest.mark.parametrize("preset", ["standard", "two-four"])
+def test_hand_tables_are_the_clamped_linear_shift(removal_file, preset):
+    """A hand's tables: the row distribution moved by alpha * n_k * delta[k] for every rank
+    (and, with suit terms, by suit[c] for the count c of each suit), its win / tie / royalty
+    tables derived as without card removal, then clamped into a distribution (recomputed
+    here from the histogram in NumPy)."""
+    rules = resolve_rules(preset)
     st = tables_for(rules, removal_file)
-    raw = load_raw(removal_file)["standard"]
+    raw = load_raw(removal_file)[preset]
+    assert (st.suit is not None) == (preset == "two-four")
     for seed in range(4):
         hand = np.sort(deal(np.random.default_rng(seed), 1, 1)[0, 0])
         counts = np.bincount(rank_of(hand), minlength=13)
         p = raw["hist"] / raw["hist"][0].sum() + st.alpha * np.tensordot(counts, raw["removal"],
                                                                           axes=1)
+        if st.suit is not None:
+            p = p + sum(st.suit[c] for c in np.bincount(hand % 4, minlength=4))
         pr = p * st.roy
         win = np.clip(np.cumsum(p, axis=1) - p, 0, 1)
         tie = np.clip(p, 0, 1 - win)
@@ -157,7 +202,7 @@ def test_search_odds_are_the_hands_own(removal_file, shifts):
 def test_no_shift_plays_as_plain_table(removal_file):
     rules = resolve_rules("two-four")
     st = tables_for(rules, removal_file)
-    flat = type(st)(**{**st.__dict__, "removal": np.zeros_like(st.removal)})
+    flat = type(st)(**{**st.__dict__, "removal": np.zeros_like(st.removal), "suit": None})
     plain = derive(load_raw(removal_file)["two-four"]["hist"],
                    load_raw(removal_file)["two-four"]["naturals"], rules, "two-four")
     hands = deal(np.random.default_rng(2), 60, 1)[:, 0]

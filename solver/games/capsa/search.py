@@ -76,16 +76,22 @@ _REMOVAL: dict[tuple, tuple] = {}
 
 
 def build_removal_terms(st: StrategyTables) -> tuple[np.ndarray, ...]:
-    """The card-removal coefficients ``coef`` (3, S, 13, 3) of
+    """The card-removal coefficients ``coef`` (3, S, 13, 3), or (3, S, 27, 3) with the suits'
+    terms after the ranks', of
     :mod:`solver.games.capsa.kernels.removal` for tables carrying shifts, and the win, tie
     and royalty tables shifted for one card of every rank (where each hand starts from)."""
-    d = np.asarray(st.removal, dtype=np.float64)
-    cum = np.cumsum(d, axis=2) - d                       # D: shifts of strengths below s
-    dr = d * st.roy[None]
-    above = np.cumsum(dr[:, :, ::-1], axis=2)[:, :, ::-1] - dr  # E: royalty above s
-    coef = np.ascontiguousarray(np.stack([cum, d, above], axis=-1).transpose(1, 2, 0, 3))
-    one_each = [np.ascontiguousarray(base + st.alpha * part.sum(axis=0))
-                for base, part in ((st.pw, cum), (st.pt, d), (st.lr, above))]
+    def terms(d: np.ndarray) -> np.ndarray:
+        cum = np.cumsum(d, axis=2) - d                       # D: shifts of strengths below s
+        dr = d * st.roy[None]
+        above = np.cumsum(dr[:, :, ::-1], axis=2)[:, :, ::-1] - dr  # E: royalty above s
+        return np.stack([cum, d, above], axis=-1)            # (n, 3, S, 3)
+
+    ranks = terms(np.asarray(st.removal, dtype=np.float64))
+    one_each = [np.ascontiguousarray(base + st.alpha * ranks[..., i].sum(axis=0))
+                for i, base in enumerate((st.pw, st.pt, st.lr))]
+    # the suits' terms (scaled, zero at average suits) follow the ranks': coef[r, s, 13 + c]
+    parts = [ranks] if st.suit is None else [ranks, terms(np.asarray(st.suit, dtype=np.float64))]
+    coef = np.ascontiguousarray(np.concatenate(parts).transpose(1, 2, 0, 3))
     return (coef, *one_each)
 
 
@@ -112,6 +118,17 @@ def _shift_range(d: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
+def _suit_range(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of ``v[..., c_0] + v[..., c_1] + v[..., c_2] + v[..., c_3]`` over the suit counts
+    of a 13-card hand (``v``: (..., 14), one value per count), by max-plus convolution."""
+    out = []
+    for pick in (np.max, np.min):
+        two = np.stack([pick(np.stack([v[..., a] + v[..., t - a] for a in range(t + 1)]), axis=0)
+                        for t in range(14)], axis=-1)
+        out.append(pick(np.stack([two[..., t] + two[..., 13 - t] for t in range(14)]), axis=0))
+    return out[0], out[1]
+
+
 def _f32_up(x: np.ndarray) -> np.ndarray:
     """``x`` as float32, rounded up (a bound stays a bound)."""
     y = x.astype(np.float32)
@@ -120,42 +137,52 @@ def _f32_up(x: np.ndarray) -> np.ndarray:
 
 def build_lazy_terms(st: StrategyTables,
                      rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``gsep`` (3, S, 16), ``slab`` (10, 3, S, 4) and ``ubany`` (10, S) of
+    """``gsep`` (3, S, 16; 32 with suit terms), ``slab`` (10, 3, S, 4) and ``ubany`` (10, S) of
     :mod:`solver.games.capsa.kernels.lazy`: per rank, the shift of a row's unclamped
     separable value; per missing count, the value at one card of every rank plus the most the
     clamp can add, the largest win chance and the smallest loss chance (float32, rounded so
-    each stays a bound), and the first bound of a back of each strength for any hand missing
-    that many ranks (a running maximum: one bisection finds the backs that can reach a
-    value)."""
+    each stays a bound; the suits' terms at their extremes over a hand's suit counts), and the
+    first bound of a back of each strength for any hand missing that many ranks (a running
+    maximum: one bisection finds the backs that can reach a value)."""
     coef, pw1, pt1, lr1 = removal_terms(st)
     alpha = float(st.alpha)
     if alpha < 0:
         raise ValueError("card removal's alpha must be at least 0")
-    dw, dt, dl = coef[..., 0], coef[..., 1], coef[..., 2]
     roy = st.roy
-    if rules.royalty_mode == "net":
-        cw = np.full_like(roy, 2.0)
-        g = 2.0 * dw + dt
-        sep1 = 2.0 * pw1 + pt1 - 1.0 + roy
-    else:
-        cw = 2.0 + roy
-        g = cw[..., None] * dw + dt - dl
-        sep1 = cw * pw1 + pt1 - 1.0 - lr1
+    cw = np.full_like(roy, 2.0) if rules.royalty_mode == "net" else 2.0 + roy
+
+    def split(c: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(win, tie, loss) shifts and the separable value's, for columns ``c`` of ``coef``."""
+        dw, dt, dl = c[..., 0], c[..., 1], c[..., 2]
+        g = 2.0 * dw + dt if rules.royalty_mode == "net" else cw[..., None] * dw + dt - dl
+        return dw, dt, -dw - dt, g
+
+    sep1 = (2.0 * pw1 + pt1 - 1.0 + roy if rules.royalty_mode == "net"
+            else cw * pw1 + pt1 - 1.0 - lr1)
+    dw, dt, dx, g = split(coef[:, :, :13])
     w_hi, w_lo = _shift_range(dw, alpha)
     _, t_lo = _shift_range(dt, alpha)
-    _, x_lo = _shift_range(-dw - dt, alpha)
+    _, x_lo = _shift_range(dx, alpha)
+    g_hi = _shift_range(g, alpha)[0]
+    g_abs = 2 * KL.MAX_MISSING * alpha * np.abs(g).max(axis=-1)
+    gsep = np.zeros(pw1.shape + (16 if coef.shape[2] == 13 else 32,), dtype=np.float32)
+    gsep[..., :13] = g
+    if coef.shape[2] > 13:  # the suits' terms: each of a hand's four counts adds one
+        sw, sti, sx, sg = split(coef[:, :, 13:])
+        w_hi, w_lo = w_hi + _suit_range(sw)[0], w_lo + _suit_range(sw)[1]
+        t_lo, x_lo = t_lo + _suit_range(sti)[1], x_lo + _suit_range(sx)[1]
+        g_hi = g_hi + _suit_range(sg)[0]
+        g_abs = g_abs + 4 * np.abs(sg).max(axis=-1)
+        gsep[..., 13:27] = sg
     w_lo = pw1 + w_lo
     room = cw * np.maximum(0.0, -w_lo) + np.maximum(0.0, -(pt1 + t_lo))
-    err = (1e-12 * (1.0 + np.abs(sep1))
-           + 2 * KL.MAX_MISSING * alpha * np.abs(g).max(axis=-1) * 2.4e-7)
+    err = 1e-12 * (1.0 + np.abs(sep1)) + g_abs * 2.4e-7
     slab = np.zeros((KL.MAX_MISSING + 1,) + pw1.shape + (4,), dtype=np.float32)
     slab[..., 0] = _f32_up(sep1 + room + err)
     slab[..., 1] = _f32_up(np.clip(pw1 + w_hi, 0.0, 1.0))
     slab[..., 2] = -_f32_up(-(1.0 - pw1 - pt1 + x_lo - np.maximum(0.0, -w_lo)))
-    gsep = np.zeros(pw1.shape + (16,), dtype=np.float32)
-    gsep[..., :13] = g
     # the first bound of a back whatever hand misses m ranks: its cheap terms at their most
-    sep_any = slab[..., 0].astype(np.float64) + _shift_range(g, alpha)[0] + err
+    sep_any = slab[..., 0].astype(np.float64) + g_hi + err
     w_any = slab[..., 1].astype(np.float64)
     x_any = np.maximum(0.0, np.minimum(slab[..., 2].astype(np.float64), 1.0 - w_any))
     t = TABLES[rules.wheel]

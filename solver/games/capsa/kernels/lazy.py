@@ -10,12 +10,14 @@ chance, read from two small tables built once per (tables, rules)
 
 - ``gsep[r, s, k]``: how row ``r``'s separable value at strength ``s`` moves per unit of rank
   ``k``'s weight (``(2 + royalty) D + delta - E``, or ``2 D + delta`` with net royalties), so
-  the unclamped value is exact from one 64-byte line;
+  the unclamped value is exact from one 64-byte line (two with suit terms: ``k`` = 13 + a
+  suit's count, weight 1);
 - ``slab[m, r, s]``: for hands missing ``m`` ranks (their weights are ``-alpha`` on the ``m``
   missing ranks and ``alpha (n_k - 1)`` summing to ``alpha m`` on the others), the value at one
   card of every rank plus the most the clamp into a distribution can add, the largest win
   chance and the smallest loss chance any such hand can have (a small table per ``m``, so a
-  hand reads 200 KB that stay in cache).
+  hand reads 200 KB that stay in cache); with suit terms, at their extremes over the suit
+  counts a hand can have.
 
 Those bounds make the block extremes and the back bounds of ``removal_top``; a split is
 scored only when its bound, with the exact terms already computed and the cheap ones for the
@@ -111,8 +113,8 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
     ccap = np.empty(n5, dtype=np.int64)    # the same, in visiting order
     cfs = np.empty(n5, dtype=np.int64)
     order = np.empty(0, dtype=np.int64)
-    ks = np.empty(13, dtype=np.int64)
-    an = np.empty(13)
+    ks = np.empty(17, dtype=np.int64)
+    an = np.empty(17)
     cf = np.empty((n3, 3))                 # cheap bounds of the hand's fronts, per slot
     cm = np.empty((n5, 3))                 # ... of its middles
     cb = np.empty((n5, 3))                 # ... of its backs
@@ -133,7 +135,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
         hand = hands[h]
         hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
-        nk = _rank_weights(hand, alpha, ks, an)
+        nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
         m = 0
         for j in range(nk):
             if an[j] < 0.0:

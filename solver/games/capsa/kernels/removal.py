@@ -18,6 +18,10 @@ hand holding one card of every rank (``pw1 = pw + alpha * sum_k D[k]`` and so on
 ranks and its pairs and more count, about 7 ranks of 13. ``coef[row, s, k] = (D, delta, E)`` is built once
 per tables (:func:`solver.games.capsa.search.removal_terms`). The shift is linear, so a hand
 needs only the entries of the strengths its subsets have (a few hundred of the 7,917).
+Tables with suit terms (the opponent's flushes depend on my suits, which the ranks' terms
+average out) carry 14 more entries per row and strength after the ranks', one per count of
+a suit, already scaled: a hand adds the entry of each of its four suit counts
+(``coef[r, s, 13 + c]``).
 
 The search is :func:`solver.games.capsa.kernels.search.table_top`'s branch and bound, with
 bounds from the hand's own terms: per block of ``1 << BLOCK_BITS`` strengths, the best
@@ -34,7 +38,13 @@ from __future__ import annotations
 import numpy as np
 
 from solver._jit import njit
-from solver.games.capsa.kernels.encoding import choice_front, choice_middle, pack_split, rank_of
+from solver.games.capsa.kernels.encoding import (
+    choice_front,
+    choice_middle,
+    pack_split,
+    rank_of,
+    suit_of,
+)
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
@@ -58,19 +68,27 @@ BLOCK_BITS = 5
 
 
 @njit(inline="always")
-def _rank_weights(hand, alpha, ks, an):
+def _rank_weights(hand, alpha, suits, ks, an):
     """The ranks ``hand`` does not hold exactly once (into ``ks``) and ``alpha`` times their
     count minus one (``an``): the tables come in already shifted for one card of every rank
     (13 cards, like any hand), so a hand adds only its missing ranks and its pairs and more,
-    about 7 of the 13."""
+    about 7 of the 13. With ``suits`` (tables with suit terms), then the term of each suit's
+    count ``c`` (index ``13 + c``, weight 1: the terms come scaled). ``ks``, ``an``: 17 long."""
     counts = np.zeros(13, dtype=np.int64)
+    per_suit = np.zeros(4, dtype=np.int64)
     for i in range(13):
         counts[rank_of(hand[i])] += 1
+        per_suit[suit_of(hand[i])] += 1
     nk = 0
     for k in range(13):
         if counts[k] != 1:
             ks[nk] = k
             an[nk] = alpha * (counts[k] - 1)
+            nk += 1
+    if suits:
+        for x in range(4):
+            ks[nk] = 13 + per_suit[x]
+            an[nk] = 1.0
             nk += 1
     return nk
 
@@ -105,9 +123,9 @@ def _clamped(r, s, ks, an, nk, pw, pt, lr, coef):
 @njit
 def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
     """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``."""
-    ks = np.empty(13, dtype=np.int64)
-    an = np.empty(13)
-    nk = _rank_weights(hand, alpha, ks, an)
+    ks = np.empty(17, dtype=np.int64)
+    an = np.empty(17)
+    nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
     for r in range(3):
         for s in range(pw.shape[1]):
             out_pw[r, s], out_pt[r, s], out_lr[r, s] = _clamped(r, s, ks, an, nk, pw, pt, lr,
@@ -119,9 +137,9 @@ def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
     """Win and tie chances and the opponent's royalty on its wins of the rows ``rows`` (N, 3:
     front, middle, back strengths) of ``hand``, each (N, 3): the entries of
     :func:`removal_tables` for those strengths only."""
-    ks = np.empty(13, dtype=np.int64)
-    an = np.empty(13)
-    nk = _rank_weights(hand, alpha, ks, an)
+    ks = np.empty(17, dtype=np.int64)
+    an = np.empty(17)
+    nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
     for i in range(rows.shape[0]):
         for r in range(3):
             out_w[i, r], out_t[i, r], out_l[i, r] = _clamped(r, rows[i, r], ks, an, nk, pw, pt,
@@ -132,9 +150,9 @@ def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
 def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
     """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
     ``hand`` against its opponent's shifted tables: (N, 3) each."""
-    ks = np.empty(13, dtype=np.int64)
-    an = np.empty(13)
-    nk = _rank_weights(hand, alpha, ks, an)
+    ks = np.empty(17, dtype=np.int64)
+    an = np.empty(17)
+    nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
     for i in range(rows.shape[0]):
         for r in range(3):
             w, t, _ = _clamped(r, rows[i, r], ks, an, nk, pw, pt, lr, coef)
@@ -220,8 +238,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     cand = np.empty(n5, dtype=np.int64)
     cub = np.empty(n5)
     order = np.empty(0, dtype=np.int64)
-    ks = np.empty(13, dtype=np.int64)
-    an = np.empty(13)
+    ks = np.empty(17, dtype=np.int64)
+    an = np.empty(17)
     # the hand's terms, one slot per distinct strength: fronts, middles, backs
     fv = np.empty((n3, 6))
     mv = np.empty((n5, 6))
@@ -241,7 +259,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
         hand = hands[h]
         hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
-        nk = _rank_weights(hand, alpha, ks, an)
+        nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
         for b in range(nb):
             pre[0, b] = -np.inf
             pre[1, b] = -np.inf

@@ -195,7 +195,7 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         write_arrays(Path(rows_file), {f"{key}/hist": hist, f"{key}/naturals": naturals},
                      {"note": "self-play rows before the card-removal pass"})
         log(f"card-removal pass over {plan.removal_hands:,} hands")
-        hist, naturals, delta, joint = removal_pass.measure(
+        hist, naturals, delta, joint, _ = removal_pass.measure(
             spec, rows_file, plan.removal_hands, plan.seed, workers, tick)
     finally:
         os.unlink(rows_file)

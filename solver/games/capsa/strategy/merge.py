@@ -39,7 +39,8 @@ def _origin(meta: dict, preset: str) -> dict[str, Any]:
             "last_change": known.get("last_change",
                                      last.get(preset) if isinstance(last, dict) else last),
             "removal": removal.get("command") if preset in removal.get("presets", ()) else None,
-            "alpha_scale": (removal.get("alpha_scale") or {}).get(preset)}
+            "alpha_scale": (removal.get("alpha_scale") or {}).get(preset),
+            "suit_scale": (removal.get("suit_scale") or {}).get(preset)}
 
 
 def merge(base: str | Path, new: str | Path, out: str | Path) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def merge(base: str | Path, new: str | Path, out: str | Path) -> dict[str, Any]:
         if preset not in raw:
             continue
         for name, value in raw[preset].items():
-            arrays[f"{preset}/{name}"] = (np.array(value) if name == "alpha" else
+            arrays[f"{preset}/{name}"] = (np.array(value) if name in ("alpha", "suit_scale") else
                                           value.astype(np.int64) if name in ("hist", "naturals")
                                           else value.astype(np.float32))
         by_preset[preset] = _origin(raw["meta"], preset)

@@ -17,6 +17,14 @@ thirteen move it to 13/39, which is ``ALPHA`` times thirteen single moves. The f
 model is not exact, so ``--alpha-scale PRESET=X`` writes ``X * ALPHA`` for a preset: an
 empirical strength, chosen by measuring exploitability (see the README), recorded in the file.
 
+Suits are averaged out of ``delta``, but they matter to the opponent's flushes: holding six
+hearts makes its heart flush rare whatever their ranks. ``suit[c, row, s]`` is how the
+probability that the opponent's ``row`` has strength ``s`` moves when it holds none of ``c``
+given cards of one suit, less its mean over the suit counts a 13-card hand has (so a hand of
+average suits is the ranks' model alone). A hand adds ``suit_scale * suit[c_x]`` for each of
+its four suit counts ``c_x`` (``--suit-scale PRESET=X``; without it a preset has no suit
+terms).
+
     python -m solver.games.capsa.strategy.removal --tables IN.npz --hands 1000000 -o OUT.npz
 
 The pool is set by the strategy of ``IN`` (with its own card removal, if it has some), and its
@@ -33,6 +41,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from math import comb
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -56,9 +65,12 @@ from solver.games.capsa.strategy.train import chunk_sizes, deal_hands, total
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 
 
-def pool_counts(hands: np.ndarray, rows: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pool_counts(hands: np.ndarray, rows: np.ndarray, size: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For hands that set rows (N, 13) and their rows (N, 3): the row histogram (3, S), per card
-    the histogram of the hands holding it (52, 3, S) and how many hands hold each card (52,)."""
+    the histogram of the hands holding it (52, 3, S), how many hands hold each card (52,), and
+    per count ``j`` the histogram of the (hand, suit) pairs with ``j`` cards of the suit
+    (14, 3, S)."""
     hist = np.stack([np.bincount(rows[:, r], minlength=size) for r in range(3)]).astype(np.int64)
     held = np.bincount(hands.ravel(), minlength=52).astype(np.int64)
     with_card = np.empty((52, 3, size), dtype=np.int64)
@@ -66,7 +78,37 @@ def pool_counts(hands: np.ndarray, rows: np.ndarray, size: int) -> tuple[np.ndar
     for r in range(3):
         idx = cards * size + np.repeat(rows[:, r], 13)
         with_card[:, r] = np.bincount(idx, minlength=52 * size).reshape(52, size)
-    return hist, with_card, held
+    in_suit = np.stack([(hands & 3) == x for x in range(4)], axis=1).sum(axis=2)  # (N, 4)
+    by_suit = np.empty((14, 3, size), dtype=np.int64)
+    for r in range(3):
+        idx = in_suit * size + rows[:, r, None]
+        by_suit[:, r] = np.bincount(idx.ravel(), minlength=14 * size).reshape(14, size)
+    return hist, with_card, held, by_suit
+
+
+SUIT_COUNT_CHANCE = np.array([comb(13, c) * comb(39, 13 - c) / comb(52, 13) for c in range(14)])
+
+
+def suit_conditionals(by_suit: np.ndarray) -> np.ndarray:
+    """(14, 3, S) from :func:`pool_counts`' per-suit-count histograms: for each ``c``, the row
+    distribution of the hands holding none of ``c`` given cards of a suit (a hand with ``j``
+    cards of it holds none of them with chance C(13 - c, j) / C(13, j)), less the
+    unconditional one."""
+    n_j = by_suit[:, 0].sum(axis=1).astype(np.float64)        # (hand, suit) pairs per count
+    base = by_suit.sum(axis=0) / n_j.sum()
+    out = np.empty(by_suit.shape)
+    for c in range(14):
+        w = np.array([comb(13 - c, j) / comb(13, j) for j in range(14)])
+        out[c] = np.tensordot(w, by_suit, axes=1) / (w @ n_j) - base
+    return out
+
+
+def suit_shifts(by_suit: np.ndarray) -> np.ndarray:
+    """``suit[c, row, s]`` (14, 3, S): :func:`suit_conditionals` less their mean over the
+    count of a suit a 13-card hand holds (:data:`SUIT_COUNT_CHANCE`), so a hand of average
+    suits moves nothing beyond its ranks."""
+    out = suit_conditionals(by_suit)
+    return out - np.tensordot(SUIT_COUNT_CHANCE, out, axes=1)[None]
 
 
 def deltas(hist: np.ndarray, with_card: np.ndarray, held: np.ndarray) -> np.ndarray:
@@ -91,10 +133,11 @@ def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
 
 def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
             on_chunk: Callable[[], None] | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Histogram, naturals, card-removal shifts and the rows' copula of a pool of ``hands``
-    hands set by the strategy of the tables file ``path`` under the rules ``spec`` (a preset
-    or any rule set; the file's tables of the preset it trains with)."""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Histogram, naturals, card-removal shifts, the rows' copula and the suits' shifts
+    (:func:`suit_shifts`) of a pool of ``hands`` hands set by the strategy of the tables file
+    ``path`` under the rules ``spec`` (a preset or any rule set; the file's tables of the
+    preset it trains with)."""
     key = training_preset(resolve_rules(spec))
     seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0xCA2D])
     sizes = chunk_sizes(hands)
@@ -110,14 +153,15 @@ def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
     finally:
         if pool:
             pool.shutdown()
-    hist, with_card, held, naturals = (total([p[i] for p in parts]) for i in range(4))
-    rows = np.concatenate([p[4] for p in parts])
+    hist, with_card, held, by_suit, naturals = (total([p[i] for p in parts]) for i in range(5))
+    rows = np.concatenate([p[5] for p in parts])
     joint = copula_grids(rows, hist, np.random.default_rng(
         np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0x10E7])))
-    return hist, naturals, deltas(hist, with_card, held), joint
+    return hist, naturals, deltas(hist, with_card, held), joint, suit_shifts(by_suit)
 
 
-def _alpha_scales(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, float]:
+def _alpha_scales(ap: argparse.ArgumentParser, items: list[str],
+                  option: str = "--alpha-scale") -> dict[str, float]:
     """``PRESET=X`` items as {preset: X}, or the parser's one-line error naming the item."""
     out: dict[str, float] = {}
     for item in items:
@@ -127,7 +171,7 @@ def _alpha_scales(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, fl
         except ValueError:
             x = float("nan")
         if preset not in TRAINED_PRESETS or not 0.0 <= x <= 4.0:
-            ap.error(f"--alpha-scale: {item!r} is not PRESET=X with PRESET one of "
+            ap.error(f"{option}: {item!r} is not PRESET=X with PRESET one of "
                      f"{', '.join(TRAINED_PRESETS)} and X between 0 and 4")
         out[preset] = x
     return out
@@ -146,27 +190,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--alpha-scale", nargs="+", default=[], metavar="PRESET=X",
                     help="scale a measured preset's card-removal strength: its alpha is "
                          "X times the first-principles ALPHA (default 1 for every preset)")
+    ap.add_argument("--suit-scale", nargs="+", default=[], metavar="PRESET=X",
+                    help="give a measured preset suit terms of this strength (default: none)")
     ap.add_argument("-o", "--output", type=Path, required=True)
     args = ap.parse_args(argv)
     if args.hands < 1000:
         ap.error("--hands must be at least 1000")
     scale = _alpha_scales(ap, args.alpha_scale)
+    suit_scale = {p: x for p, x in _alpha_scales(ap, args.suit_scale, "--suit-scale").items()
+                  if x > 0}
     if not args.tables.is_file():
         ap.error(f"--tables: no file {str(args.tables)!r}")
     raw = load_raw(str(args.tables))
     presets = args.presets or [p for p in TRAINED_PRESETS if p in raw]
-    if set(scale) - set(presets):
-        ap.error(f"--alpha-scale: {', '.join(sorted(set(scale) - set(presets)))} is not measured "
-                 f"in this run (measured: {', '.join(presets)})")
+    for option, given in (("--alpha-scale", scale), ("--suit-scale", suit_scale)):
+        if set(given) - set(presets):
+            ap.error(f"{option}: {', '.join(sorted(set(given) - set(presets)))} is not "
+                     f"measured in this run (measured: {', '.join(presets)})")
     start = time.time()
     arrays: dict[str, np.ndarray] = {}
     for preset in (p for p in TRAINED_PRESETS if p in raw):
         if preset in presets:
-            hist, naturals, delta, joint = measure(preset, str(args.tables), args.hands,
-                                                   args.seed, args.workers)
+            hist, naturals, delta, joint, suit = measure(preset, str(args.tables), args.hands,
+                                                         args.seed, args.workers)
             arrays[f"{preset}/removal"] = delta.astype(np.float32)
             arrays[f"{preset}/alpha"] = np.array(ALPHA * scale.get(preset, 1.0))
             arrays[f"{preset}/joint"] = joint.astype(np.float32)
+            if preset in suit_scale:
+                arrays[f"{preset}/suit"] = suit.astype(np.float32)
+                arrays[f"{preset}/suit_scale"] = np.array(suit_scale[preset])
             print(f"  {preset}: {args.hands} hands, {time.time() - start:.0f} s", file=sys.stderr)
         else:
             hist, naturals = raw[preset]["hist"], raw[preset]["naturals"]
@@ -175,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
                 arrays[f"{preset}/alpha"] = np.array(raw[preset]["alpha"])
             if "joint" in raw[preset]:
                 arrays[f"{preset}/joint"] = raw[preset]["joint"].astype(np.float32)
+            if "suit" in raw[preset]:
+                arrays[f"{preset}/suit"] = raw[preset]["suit"].astype(np.float32)
+                arrays[f"{preset}/suit_scale"] = np.array(raw[preset]["suit_scale"])
         arrays[f"{preset}/hist"] = np.asarray(hist, dtype=np.int64)
         arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
     meta: dict[str, Any] = dict(raw["meta"])
@@ -182,8 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         "command": (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
                     f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "
                     + (f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
+                    + (f"--suit-scale {' '.join(args.suit_scale)} " if suit_scale else "")
                     + f"-o {args.output.name}"),
         "hands": args.hands, "seed": args.seed, "presets": presets, "alpha_scale": scale,
+        "suit_scale": suit_scale,
         "previous": raw["meta"].get("removal")}
     write_arrays(args.output, arrays, meta)
     print(f"wrote {args.output} in {time.time() - start:.0f} s", file=sys.stderr)

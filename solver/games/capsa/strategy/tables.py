@@ -15,6 +15,8 @@ my hand shifts the opponent's row distribution (card removal, see
 :mod:`solver.games.capsa.strategy.removal`). Tables built from such a file carry it, and the
 ``table`` strategy then values each hand against its own opponent tables (see
 :mod:`solver.games.capsa.kernels.removal` and :func:`solver.games.capsa.search.hand_tables`),
+``suit`` (14, 3, strengths) with ``suit_scale``: how holding ``c`` cards of a suit shifts it
+beyond the ranks' shifts (its flushes, mostly),
 and ``joint`` (2, n + 1, n + 1, n + 1): the copula of the opponent's three rows, so the scoop
 is valued from their joint distribution rather than as if they were independent (see
 :mod:`solver.games.capsa.strategy.joint`).
@@ -76,6 +78,7 @@ class StrategyTables:
     removal: np.ndarray | None = None  # (13, 3, S) its shift per card of each rank I hold
     alpha: float = 0.0                 # how one card's shift scales to a whole hand's
     joint: np.ndarray | None = None    # (2, n + 1, n + 1, n + 1) copula of its rows
+    suit: np.ndarray | None = None     # (14, 3, S) its shift per suit I hold c cards of, scaled
 
     @property
     def joint_grid(self) -> np.ndarray:
@@ -108,6 +111,9 @@ def _load_raw(path: str) -> dict[str, dict[str, np.ndarray]]:
                 if f"{preset}/removal" in data:
                     out[preset]["removal"] = data[f"{preset}/removal"].astype(np.float64)
                     out[preset]["alpha"] = float(data[f"{preset}/alpha"])
+                if f"{preset}/suit" in data:
+                    out[preset]["suit"] = data[f"{preset}/suit"].astype(np.float64)
+                    out[preset]["suit_scale"] = float(data[f"{preset}/suit_scale"])
                 if f"{preset}/joint" in data:
                     out[preset]["joint"] = data[f"{preset}/joint"].astype(np.float64)
     return out
@@ -115,9 +121,10 @@ def _load_raw(path: str) -> dict[str, dict[str, np.ndarray]]:
 
 def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
            removal: np.ndarray | None = None, alpha: float = 0.0,
-           joint: np.ndarray | None = None) -> StrategyTables:
+           joint: np.ndarray | None = None, suit: np.ndarray | None = None) -> StrategyTables:
     """Win/tie/royalty tables for ``rules`` from an opponent row histogram (3, S), with the
-    card-removal shifts ``removal`` (13, 3, S) and the rows' copula ``joint`` when given."""
+    card-removal shifts ``removal`` (13, 3, S), the suits' ``suit`` (14, 3, S, scaled; only
+    with ``removal``) and the rows' copula ``joint`` when given."""
     hands = hist[0].sum()
     p = hist / max(hands, 1.0)
     below = np.cumsum(p, axis=1) - p  # P(opp < s)
@@ -134,7 +141,9 @@ def derive(hist: np.ndarray, naturals: np.ndarray, rules: Rules, preset: str,
                           float((p * roy).sum()), p_nat, units, preset,
                           np.ascontiguousarray(p) if removal is not None else None,
                           None if removal is None else np.ascontiguousarray(removal), alpha,
-                          None if joint is None else np.ascontiguousarray(joint))
+                          None if joint is None else np.ascontiguousarray(joint),
+                          None if suit is None or removal is None
+                          else np.ascontiguousarray(suit))
 
 
 TABLES_ENV = "CAPSA_TABLES"
@@ -265,7 +274,7 @@ def plain_tables(st: StrategyTables) -> StrategyTables:
     if st.removal is None:
         return st
     return per_tables(_PLAIN, (id(st),), st,
-                      lambda: replace(st, p=None, removal=None, alpha=0.0))
+                      lambda: replace(st, p=None, removal=None, alpha=0.0, suit=None))
 
 
 @lru_cache(maxsize=64)
@@ -276,8 +285,9 @@ def _tables_for(rules: Rules, path: str) -> StrategyTables:
         raise InputError(f"table file {Path(str(path)).name!r} has no {preset!r} preset; it has "
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
+    suit = raw["suit"] * raw["suit_scale"] if "suit" in raw else None
     return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
-                  float(raw.get("alpha", 0.0)), raw.get("joint"))  # load_raw made it a float
+                  float(raw.get("alpha", 0.0)), raw.get("joint"), suit)  # load_raw: floats
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)
