@@ -14,7 +14,8 @@ Matches (``--match``):
 - ``da-san``: one search bot against two greedy bots, auction included: points per hand and
   how often the search bot makes its bid (beside the greedy bidders' rate in the same deals).
 - ``da-bai-fen``: search team (two seats) against greedy team over whole games to past A:
-  game win rate (parity 50%) and levels per hand.
+  game win rate (parity 50%) and levels per hand (``da-bai-fen`` and ``da-bai-fen-4x`` play
+  the previous search, ``search-rollout``).
 - ``<game>-4x``: the search bot at 4x the iterations against itself at 1x (one 4x seat; in Da
   Bai Fen one 4x team, over single hands: levels and points per hand).
 - ``big-two-vs``: any Big Two lineup, ``--hero`` in one seat (each seat in turn) against three
@@ -166,7 +167,8 @@ def _dbf_game(seed: int, bots: list[Any], max_hands: int = 200) -> dict[str, Any
 
 
 def da_bai_fen_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
-    from solver.games.da_bai_fen.advise import SearchBot
+    # the previous search (heuristic rollouts), as these figures were measured
+    from solver.games.da_bai_fen.advise import RolloutSearchBot as SearchBot
     from solver.games.da_bai_fen.bots import GreedyBot
     rows = []
     for team in range(2):
@@ -182,8 +184,9 @@ def da_bai_fen_deal(deal: int, iters: int, strong: int | None) -> dict[str, Any]
 
 def da_bai_fen_hands(deal: int, iters: int, strong: int | None) -> dict[str, Any]:
     """One hand (a first hand of a game) per seating, the stronger team in each seating: the
-    4x comparison is played over single hands, which cost a twelfth of a game."""
-    from solver.games.da_bai_fen.advise import SearchBot
+    4x comparison is played over single hands, which cost a twelfth of a game (the previous
+    search, heuristic rollouts, as these figures were measured)."""
+    from solver.games.da_bai_fen.advise import RolloutSearchBot as SearchBot
     from solver.games.da_bai_fen.engine import new_hand
     rows = []
     for team in range(2):

@@ -222,3 +222,19 @@ def test_advice_is_deterministic_and_reports_q():
 
 def test_registry_offers_the_net_bots():
     assert {"search", "net", "search-rollout", "greedy"} <= set(get_game("da-bai-fen").bots)
+
+
+def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
+    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rec = bench.da_bai_fen_vs_deal(2, 12, ("net", "greedy", "default"))
+    assert [r["team"] for r in rec["rows"]] == [0, 1]
+    assert sum(r["declarers"] for r in rec["rows"]) == 1  # a later hand: the leader is fixed
+    assert all(len(r["times"]) == r["calls"] for r in rec["rows"])
+    text = bench.report("da-bai-fen-vs", [rec | {"wall": 0.0}],
+                        {"iterations": 12, "hero": "net (vs a greedy team)"})
+    assert "levels per hand" in text and "ms per decision: median" in text
