@@ -413,7 +413,7 @@ def _lead_groups(hand: Sequence[int], t: Trump) -> list[tuple[int, ...]]:
 
 
 def _follows(seen: Seen, t: Trump) -> list[tuple[int, ...]]:
-    hand, trick = list(seen.hand), seen.trick
+    hand, trick = t.sort(seen.hand), seen.trick  # one order whatever the hand's own
     eff, s, ts = t.eff, t.strength, t.suit
     led, k = eff[trick[0][0]], len(trick[0])
     same = [c for c in hand if eff[c] == led]
@@ -422,9 +422,9 @@ def _follows(seen: Seen, t: Trump) -> list[tuple[int, ...]]:
     count = comb(m, k) if m >= k else comb(len(hand) - m, k - m)
     if count <= FOLLOW_CAP:
         return follow_plays(hand, led, k, t)
-    keys = (lambda c: (_P[c], s[c]), lambda c: (-s[c],), lambda c: (-_P[c], s[c]),
-            lambda c: (eff[c] == ts, _P[c], s[c]), lambda c: (eff[c] != ts, -s[c]),
-            lambda c: (eff[c] == ts, -_P[c], s[c]))
+    keys = (lambda c: (_P[c], s[c], c), lambda c: (-s[c], c), lambda c: (-_P[c], s[c], c),
+            lambda c: (eff[c] == ts, _P[c], s[c], c), lambda c: (eff[c] != ts, -s[c], c),
+            lambda c: (eff[c] == ts, -_P[c], s[c], c))
     out: set[tuple[int, ...]] = set()
     for key in keys:
         if m >= k:
@@ -432,14 +432,14 @@ def _follows(seen: Seen, t: Trump) -> list[tuple[int, ...]]:
         else:
             out.add(tuple(same + sorted(rest, key=key)[:k - m]))
     if not same and led != ts:  # a trump group to win a void suit: cheap trumps and the top
-        trumps = sorted((c for c in rest if eff[c] == ts), key=s.__getitem__)
+        trumps = sorted((c for c in rest if eff[c] == ts), key=lambda c: (s[c], c))
         if len(trumps) >= k:
             out.add(tuple(trumps[:k - 1] + [trumps[-1]]))
             out.add(tuple(trumps[:k]))
     if m > k:  # every choice when the led suit alone is short enough to list
         if comb(m, k) <= FOLLOW_CAP:
             out.update(combinations(same, k))
-    return sorted(out)
+    return sorted(tuple(t.sort(p)) for p in out)
 
 
 def net_moves(seen: Seen) -> list[Move]:
