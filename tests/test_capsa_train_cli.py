@@ -51,6 +51,25 @@ def test_a_trained_file_is_complete_and_records_what_made_it(house_file):
     assert not (house_file.parent / ("house.npz" + build.CHECKPOINT_SUFFIX)).exists()
 
 
+def test_two_four_rules_get_the_shipped_suit_terms(tmp_path):
+    """Rules that train with two-four get suit terms at the shipped file's strength (the
+    standard house file above has none); ``suit_scale=0`` leaves them out."""
+    rules = {"preset": "two-four", "naturals": False}
+    with_suits = tmp_path / "suits.npz"
+    build.train_file(build.make_plan(rules, **TINY), with_suits, workers=1)
+    raw = load_raw(str(with_suits))
+    assert raw["two-four"]["suit"].shape[:2] == (14, 3)
+    assert raw["two-four"]["suit_scale"] == build.shipped_suit_scale("two-four") > 0
+    assert f"--suit-scale {build.shipped_suit_scale('two-four'):g}" in raw["meta"]["command"]
+    assert tables_for(resolve_rules(rules), str(with_suits)).suit is not None
+    plain = tmp_path / "plain.npz"
+    build.train_file(build.make_plan(rules, **TINY, suit_scale=0), plain, workers=1)
+    raw = load_raw(str(plain))
+    assert "suit" not in raw["two-four"] and "--suit-scale" not in raw["meta"]["command"]
+    with pytest.raises(InputError, match="suit_scale"):
+        build.make_plan(rules, suit_scale=5)
+
+
 def test_training_does_not_depend_on_workers(house_file, tmp_path):
     other = tmp_path / "house.npz"  # the name is in the command the file records
     build.train_file(build.make_plan(HOUSE, **TINY), other, workers=2)

@@ -24,7 +24,7 @@ from solver.games.capsa.strategy.build import (
 
 def run(args: argparse.Namespace) -> int:
     plan = make_plan(args.rules, args.players, args.hands, args.rounds, args.removal_hands,
-                     args.seed, args.alpha_scale)
+                     args.seed, args.alpha_scale, args.suit_scale)
     output = Path(args.output)
     bar = None
     if args.progress:
@@ -71,6 +71,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha-scale", type=float_arg("--alpha-scale", 0.0, 4.0), default=None,
                    help="card-removal strength, times the first-principles one (default: what "
                         "the shipped file uses for the preset the rules train with)")
+    p.add_argument("--suit-scale", type=float_arg("--suit-scale", 0.0, 4.0), default=None,
+                   help="strength of the card removal's suit terms (0: none; default: what the "
+                        "shipped file uses for that preset, 1.36 for two-four, else none)")
     p.add_argument("--workers", type=int_arg("--workers", 1, 64), default=os.cpu_count() or 1,
                    help="processes (default: every core; the result does not depend on it)")
     p.add_argument("--no-progress", dest="progress", action="store_false",

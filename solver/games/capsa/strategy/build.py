@@ -57,6 +57,13 @@ def shipped_alpha_scale(key: str) -> float:
     return 1.0 if scale is None else float(scale)
 
 
+def shipped_suit_scale(key: str) -> float:
+    """The suit terms' strength the shipped file gives a preset (0: it has none)."""
+    meta: dict[str, Any] = dict(load_raw(str(DATA_FILE))["meta"])
+    scale = meta.get("by_preset", {}).get(key, {}).get("suit_scale")
+    return 0.0 if scale is None else float(scale)
+
+
 @dataclass(frozen=True)
 class TrainPlan:
     """Everything that decides a trained file (the workers do not)."""
@@ -68,6 +75,7 @@ class TrainPlan:
     removal_hands: int = DEFAULT_REMOVAL_HANDS
     seed: int = 2026
     alpha_scale: float | None = None  # None: the shipped file's for the preset trained with
+    suit_scale: float | None = None   # the same for the suit terms (0: none)
 
     @property
     def key(self) -> str:
@@ -77,16 +85,22 @@ class TrainPlan:
     def scale(self) -> float:
         return shipped_alpha_scale(self.key) if self.alpha_scale is None else self.alpha_scale
 
+    @property
+    def suits(self) -> float:
+        return shipped_suit_scale(self.key) if self.suit_scale is None else self.suit_scale
+
     def record(self) -> dict[str, Any]:
+        # the suit scale only where there are suit terms: files without are as before
         return {"rules": self.rules.to_dict(), "players": self.players, "hands": self.hands,
                 "rounds": self.rounds, "removal_hands": self.removal_hands, "seed": self.seed,
-                "alpha_scale": self.scale}
+                "alpha_scale": self.scale, **({"suit_scale": self.suits} if self.suits else {})}
 
     def command(self, output: str) -> str:
         return (f"capsa train --rules '{json.dumps(self.rules.to_dict(), sort_keys=True)}' "
                 f"--players {self.players} --hands {self.hands} --rounds {self.rounds} "
                 f"--removal-hands {self.removal_hands} --seed {self.seed} "
-                f"--alpha-scale {self.scale:g} -o {output}")
+                f"--alpha-scale {self.scale:g} "
+                + (f"--suit-scale {self.suits:g} " if self.suits else "") + f"-o {output}")
 
     def chunks(self, rounds_done: int = 0) -> int:
         """Chunks of work left after ``rounds_done`` rounds (what a progress bar counts)."""
@@ -96,7 +110,8 @@ class TrainPlan:
 
 def make_plan(rules: object, players: int = 2, hands: int = DEFAULT_HANDS,
               rounds: int = DEFAULT_ROUNDS, removal_hands: int = DEFAULT_REMOVAL_HANDS,
-              seed: int = 2026, alpha_scale: float | None = None) -> TrainPlan:
+              seed: int = 2026, alpha_scale: float | None = None,
+              suit_scale: float | None = None) -> TrainPlan:
     """A checked :class:`TrainPlan`; :class:`InputError` names the first bad value."""
     from solver.validation import check_int
 
@@ -109,8 +124,12 @@ def make_plan(rules: object, players: int = 2, hands: int = DEFAULT_HANDS,
     if alpha_scale is not None and not (isinstance(alpha_scale, (int, float))
                                         and 0.0 <= alpha_scale <= 4.0):
         raise InputError(f"alpha_scale must be a number from 0 to 4, got {alpha_scale!r}")
+    if suit_scale is not None and not (isinstance(suit_scale, (int, float))
+                                       and 0.0 <= suit_scale <= 4.0):
+        raise InputError(f"suit_scale must be a number from 0 to 4, got {suit_scale!r}")
     return TrainPlan(r, players, hands, rounds, removal_hands, seed,
-                     None if alpha_scale is None else float(alpha_scale))
+                     None if alpha_scale is None else float(alpha_scale),
+                     None if suit_scale is None else float(suit_scale))
 
 
 def checkpoint_path(output: Path) -> Path:
@@ -195,7 +214,7 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         write_arrays(Path(rows_file), {f"{key}/hist": hist, f"{key}/naturals": naturals},
                      {"note": "self-play rows before the card-removal pass"})
         log(f"card-removal pass over {plan.removal_hands:,} hands")
-        hist, naturals, delta, joint, _ = removal_pass.measure(
+        hist, naturals, delta, joint, suit = removal_pass.measure(
             spec, rows_file, plan.removal_hands, plan.seed, workers, tick)
     finally:
         os.unlink(rows_file)
@@ -205,13 +224,16 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         "hands_per_round": plan.hands, "rounds": plan.rounds, "presets": [key],
         "last_change": deltas[-1],
         "removal": {"hands": plan.removal_hands, "seed": plan.seed,
-                    "alpha_scale": plan.scale},
+                    "alpha_scale": plan.scale, **({"suit_scale": plan.suits} if plan.suits else {})},
     }
     arrays: dict[str, np.ndarray] = {f"{key}/hist": np.asarray(hist, dtype=np.int64),
               f"{key}/naturals": np.asarray(naturals, dtype=np.int64),
               f"{key}/removal": delta.astype(np.float32),
               f"{key}/alpha": np.array(removal_pass.ALPHA * plan.scale),
               f"{key}/joint": joint.astype(np.float32)}
+    if plan.suits:
+        arrays[f"{key}/suit"] = suit.astype(np.float32)
+        arrays[f"{key}/suit_scale"] = np.array(plan.suits)
     write_arrays(output, arrays, meta)
     ckpt.unlink(missing_ok=True)
     return meta
