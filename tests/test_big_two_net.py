@@ -209,3 +209,21 @@ def test_extending_a_run_that_stopped_mid_block_realigns_its_blocks(tmp_path):
     longer = train(tmp_path / "a.npz", TrainConfig(**{**TINY.__dict__, "games": 40}),
                    checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
     assert longer.meta["games"] == 40
+
+
+def test_many_candidates_are_valued_alike_on_one_blas_thread():
+    """From ONE_BLAS_THREAD_FROM rows on, a call holds BLAS to one thread: the values are
+    those of the rows valued a few at a time, and the thread setting is restored after."""
+    from threadpoolctl import threadpool_info
+
+    from solver.games import valuenet
+
+    net = default_net()
+    rng = np.random.default_rng(5)
+    state = rng.random((1, net.STATE_WIDTH))
+    moves = rng.random((valuenet.ONE_BLAS_THREAD_FROM + 9, net.MOVE_WIDTH))
+    before = [p["num_threads"] for p in threadpool_info()]
+    many = net.q(state, moves)
+    assert [p["num_threads"] for p in threadpool_info()] == before
+    few = np.concatenate([net.q(state, moves[i:i + 4]) for i in range(0, len(moves), 4)])
+    np.testing.assert_allclose(many, few, rtol=1e-9, atol=1e-9)
