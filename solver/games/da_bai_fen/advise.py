@@ -66,6 +66,7 @@ from solver.games.da_bai_fen.net import (
     Seen,
     default_net,
     hand_value,
+    lead_groups,
     legal_q,
     net_moves,
     seen_from_state,
@@ -315,19 +316,6 @@ def _draw_world(view: View, rng: random.Random) -> DaBaiFenState:
 
 
 # ------------------------------------------------------------------ candidates
-def _lead_candidates(hand: Sequence[int], t: Trump) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [(c,) for c in t.sort(hand)]
-    suits: dict[int, list[int]] = {}
-    for c in t.sort(hand):  # high to low
-        suits.setdefault(t.eff[c], []).append(c)
-    for cards in suits.values():
-        for k in range(2, len(cards) + 1):
-            out.append(tuple(cards[:k]))
-            if k < len(cards):
-                out.append(tuple(cards[-k:]))
-    return out
-
-
 def _follow_candidates(view: View, world: DaBaiFenState) -> list[tuple[int, ...]]:
     t, hand = view.fixed_trump, view.mine
     led, k = t.eff[view.trick[0][0]], len(view.trick[0])
@@ -361,7 +349,7 @@ def candidates(view: View, world: DaBaiFenState) -> tuple[list[Move], int]:
         m = sum(1 for c in view.mine if t.eff[c] == led)
         legal = comb(m, k) if m >= k else comb(len(view.mine) - m, k - m)
     else:
-        plays = _lead_candidates(view.mine, t)
+        plays = lead_groups(view.mine, t)
         sizes: dict[int, int] = {}
         for c in view.mine:
             sizes[t.eff[c]] = sizes.get(t.eff[c], 0) + 1

@@ -398,7 +398,9 @@ def legal_q(net: DaBaiFenNet, seen: Seen, moves: Sequence[Move]) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ candidates
-def _lead_groups(hand: Sequence[int], t: Trump) -> list[tuple[int, ...]]:
+def lead_groups(hand: Sequence[int], t: Trump) -> list[tuple[int, ...]]:
+    """The leads a seat considers: every single card, and per suit its top and bottom runs of
+    every length (the search's and the network's candidates alike)."""
     ordered = t.sort(hand)  # high to low
     out: list[tuple[int, ...]] = [(c,) for c in ordered]
     suits: dict[int, list[int]] = {}
@@ -454,7 +456,7 @@ def net_moves(seen: Seen) -> list[Move]:
         raise InputError("the trump is fixed once the draw ends")
     if seen.phase is Phase.BURY:
         return [Move(Kind.BURY, (c,)) for c in t.sort(hand)]
-    plays = _follows(seen, t) if seen.trick else _lead_groups(hand, t)
+    plays = _follows(seen, t) if seen.trick else lead_groups(hand, t)
     out, seen_plays = [], set()
     for p in plays:
         key = tuple(t.sort(p))
