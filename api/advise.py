@@ -53,8 +53,9 @@ class AdviceResponse(BaseModel):
     evaluated: int = Field(description="how many of them were searched")
     moves: list[AdvisedMove] = Field(description="the searched moves, best first")
     q: list[float] | None = Field(
-        default=None, description="Big Two and Da San: the value network's estimate of each "
-                                  "searched move's points, in the order of moves")
+        default=None, description="Big Two, Da San and Da Bai Fen: the value network's "
+                                  "estimate of each searched move's value, in the order of "
+                                  "moves")
 
 
 def add_advise_route(bp: Blueprint, game: str) -> None:

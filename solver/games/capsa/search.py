@@ -169,7 +169,8 @@ def build_lazy_terms(st: StrategyTables,
     gsep[..., :13] = g
     if coef.shape[2] > 13:  # the suits' terms: each of a hand's four counts adds one
         sw, sti, sx, sg = split(coef[:, :, 13:])
-        w_hi, w_lo = w_hi + _suit_range(sw)[0], w_lo + _suit_range(sw)[1]
+        sw_hi, sw_lo = _suit_range(sw)
+        w_hi, w_lo = w_hi + sw_hi, w_lo + sw_lo
         t_lo, x_lo = t_lo + _suit_range(sti)[1], x_lo + _suit_range(sx)[1]
         g_hi = g_hi + _suit_range(sg)[0]
         g_abs = g_abs + 4 * np.abs(sg).max(axis=-1)

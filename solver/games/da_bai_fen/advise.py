@@ -69,6 +69,7 @@ from solver.games.da_bai_fen.net import (
     lead_groups,
     legal_q,
     net_moves,
+    same_move,
     seen_from_state,
 )
 from solver.games.search import (
@@ -343,22 +344,12 @@ def candidates(view: View, world: DaBaiFenState) -> tuple[list[Move], int]:
         every = world.legal_moves()
         return every, len(every)
     t = view.fixed_trump
-    if view.trick:
-        plays = _follow_candidates(view, world)
-        led, k = t.eff[view.trick[0][0]], len(view.trick[0])
-        m = sum(1 for c in view.mine if t.eff[c] == led)
-        legal = comb(m, k) if m >= k else comb(len(view.mine) - m, k - m)
-    else:
-        plays = lead_groups(view.mine, t)
-        sizes: dict[int, int] = {}
-        for c in view.mine:
-            sizes[t.eff[c]] = sizes.get(t.eff[c], 0) + 1
-        legal = len(view.mine) + sum(2 ** n - 1 - n for n in sizes.values())
+    plays = _follow_candidates(view, world) if view.trick else lead_groups(view.mine, t)
     moves = []
     for p in plays:
         if check_play(p, view.mine, view.trick, t):
             moves.append(Move(Kind.PLAY, tuple(t.sort(p))))
-    return moves, legal
+    return moves, legal_count(view)
 
 
 # ------------------------------------------------------------------ rollouts
@@ -441,9 +432,7 @@ def rollout(st: DaBaiFenState, rng: random.Random) -> None:
         _fast_apply(st, fast_play(st))
 
 
-def value(st: DaBaiFenState, seat: int) -> float:
-    """Levels gained by the seat's team minus the other's, plus the points on its side."""
-    return hand_value(st, seat)
+value = hand_value  # levels gained by the seat's team minus the other's, plus its points
 
 
 def _play(world: DaBaiFenState, move: Move) -> None:
@@ -549,10 +538,6 @@ def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
     return out
 
 
-def _same(a: Move, b: Move) -> bool:
-    return (a.kind, sorted(a.cards)) == (b.kind, sorted(b.cards))
-
-
 _rank = rank
 
 
@@ -571,7 +556,7 @@ class SearchBot(BaseSearchBot):
         return _rank(observation, budget_ms, iterations, seed, self.net, self.width,
                      self.depth)
 
-    same = staticmethod(_same)
+    same = staticmethod(same_move)
 
 
 class RolloutSearchBot(BaseSearchBot):
@@ -579,7 +564,8 @@ class RolloutSearchBot(BaseSearchBot):
 
     name = "search-rollout"
     rank = staticmethod(rank_rollout)
-    same = staticmethod(_same)
+    same = staticmethod(same_move)
+
 
 def seen_from_view(view: View) -> Seen:
     """What the network reads, from the observation's view."""

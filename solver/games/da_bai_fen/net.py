@@ -69,7 +69,7 @@ from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FOLLOW_CAP", "FORMAT", "MOVE_FEATURES", "POINT_WEIGHT",
            "STATE_FEATURES", "DaBaiFenNet", "NetBot", "Seen", "default_net", "hand_value",
-           "legal_q", "load", "net_moves", "seen_from_state", "state_features"]
+           "legal_q", "load", "net_moves", "same_move", "seen_from_state", "state_features"]
 
 FORMAT = "capsa-da-bai-fen-qnet/1"
 POINT_SCALE = 2.0  # a hand moves the levels by at most 2 each way
@@ -134,10 +134,10 @@ def default_net() -> DaBaiFenNet:
 
 
 @functools.cache
-def slots(rank: int, suit: int | None) -> np.ndarray:
+def slots(rank: int, suit: int | None) -> tuple[int, ...]:
     """Each card's place in the trump-relative order (54 ints); ``suit`` None while no
     trump suit is fixed (suits keep their own order)."""
-    out = np.zeros(DECK_SIZE, np.int64)
+    out = [0] * DECK_SIZE
     for c in range(DECK_SIZE):
         if c == SMALL_JOKER:
             out[c] = 52
@@ -150,7 +150,7 @@ def slots(rank: int, suit: int | None) -> np.ndarray:
                 out[c] = 48 + (rel if suit is None else (3 if rel == 0 else rel - 1))
             else:
                 out[c] = rel * 12 + (r if r < rank else r - 1)
-    return out
+    return tuple(out)
 
 
 def hand_value(state: DaBaiFenState, seat: int) -> float:
@@ -205,17 +205,25 @@ def _rounds(seen: Seen) -> list[tuple[int, Sequence[tuple[int, ...]]]]:
     return rounds
 
 
-@functools.cache
-def _slot_list(rank: int, suit: int | None) -> tuple[int, ...]:
-    return tuple(int(v) for v in slots(rank, suit))
+def _known(seen: Seen) -> set[int]:
+    """The cards the seat knows the place of: its hand, every card played, its buried ones."""
+    known = set(seen.hand)
+    for _, plays in _rounds(seen):
+        for play in plays:
+            known.update(play)
+    if seen.buried is not None:
+        known.update(seen.buried)
+    return known
 
 
-def _state_row(seen: Seen, trump: Trump | None, hypothetical: bool = False) -> np.ndarray:
+def _state_row(seen: Seen, trump: Trump | None, known: set[int],
+               hypothetical: bool = False) -> np.ndarray:
+    """The state block; ``known``: :func:`_known` of ``seen``."""
     x = np.zeros(STATE_FEATURES, np.float32)
     on: list[int] = []  # the features set to 1
     seat = seen.seat
     rank = seen.trump_rank
-    slot = _slot_list(rank, None if trump is None else trump.suit)
+    slot = slots(rank, None if trump is None else trump.suit)
     on.append(_OFF["phase"] + _PHASES.index(seen.phase))
     x[_OFF["trump_fixed"]] = float(trump is not None)
     on.append(_OFF["trump_rank"] + rank)
@@ -239,17 +247,14 @@ def _state_row(seen: Seen, trump: Trump | None, hypothetical: bool = False) -> n
     on.extend(o + slot[c] for c in hand)
     on.append(_OFF["hand_size"] + min(len(hand), MAX_HELD))
     rounds = _rounds(seen)
-    known = set(hand)
     played_at = (_OFF["played_own"], _OFF["played_next"], _OFF["played_partner"],
                  _OFF["played_prev"])
     for lead_seat, plays in rounds:
         for i, play in enumerate(plays):
             o = played_at[(lead_seat + i - seat) % NUM_PLAYERS]
             on.extend(o + slot[c] for c in play)
-            known.update(play)
     buried = seen.buried
     if buried is not None:
-        known.update(buried)
         o = _OFF["buried"]
         on.extend(o + slot[c] for c in buried)
         x[_OFF["buried_points"]] = sum(_P[c] for c in buried) / 20.0
@@ -311,7 +316,7 @@ def _state_row(seen: Seen, trump: Trump | None, hypothetical: bool = False) -> n
 
 def state_features(seen: Seen) -> np.ndarray:
     """The state block (float32, ``STATE_FEATURES`` wide) of what the seat sees now."""
-    return _state_row(seen, seen.trump)
+    return _state_row(seen, seen.trump, _known(seen))
 
 
 _M_KIND, _M_CARDS, _M_SIZE, _M_POINTS, _M_LEAD, _M_SUIT, _M_ALL_TRUMPS, _M_WINS, _M_TEAM, \
@@ -324,7 +329,7 @@ def _move_rows(seen: Seen, moves: Sequence[Move], trump: Trump | None,
     x = np.zeros((len(moves), MOVE_FEATURES), np.float32)
     at: list[int] = []
     val: list[float] = []
-    slot = _slot_list(seen.trump_rank, None if trump is None else trump.suit)
+    slot = slots(seen.trump_rank, None if trump is None else trump.suit)
     trick = seen.trick
     if trump is not None:
         eff, s, ts = trump.eff, trump.strength, trump.suit
@@ -358,13 +363,12 @@ def _move_rows(seen: Seen, moves: Sequence[Move], trump: Trump | None,
                base + _M_ALL_TRUMPS, base + _M_BEATEN]
         val += [float(not trick), 1.0, float(suits == {ts}),
                 (len(higher) - bisect_right(higher, s[top])) / 12.0]
+        at += [base + _M_LED, base + _M_WINS, base + _M_TEAM]
         if trick:
             wi = winner_index([*trick, cards], trump)
-            at += [base + _M_LED, base + _M_WINS, base + _M_TEAM]
             val += [sum(1 for c in cards if eff[c] == led) / n, float(wi == len(trick)),
                     float((seen.trick_leader + wi) % 2 == team)]
         else:
-            at += [base + _M_LED, base + _M_WINS, base + _M_TEAM]
             val += [1.0, 1.0, 1.0]
     x.reshape(-1)[at] = val
     return x
@@ -373,22 +377,18 @@ def _move_rows(seen: Seen, moves: Sequence[Move], trump: Trump | None,
 def decision_features(seen: Seen, moves: Sequence[Move]) -> tuple[np.ndarray, np.ndarray]:
     """The state block (one row, or one row per move while drawing, where a show is valued
     as if its suit were trump) and one move row per move."""
+    known = _known(seen)
     if seen.phase is Phase.DRAW:
         rows, cols = [], []
         for move in moves:
             trump = None if move.kind is not Kind.SHOW else \
                 Trump(seen.trump_rank, suit_of(move.cards[0]))
-            rows.append(_state_row(seen, trump, hypothetical=trump is not None))
+            rows.append(_state_row(seen, trump, known, hypothetical=trump is not None))
             cols.append(_move_rows(seen, [move], trump, ())[0])
         return np.stack(rows), np.stack(cols)
-    unseen: list[int] = []
-    if seen.phase is Phase.PLAY:
-        known = {c for _, plays in _rounds(seen) for p in plays for c in p}
-        known.update(seen.hand)
-        if seen.buried is not None:
-            known.update(seen.buried)
-        unseen = [c for c in range(DECK_SIZE) if c not in known]
-    return state_features(seen), _move_rows(seen, moves, seen.trump, unseen)
+    unseen = ([c for c in range(DECK_SIZE) if c not in known]
+              if seen.phase is Phase.PLAY else [])
+    return _state_row(seen, seen.trump, known), _move_rows(seen, moves, seen.trump, unseen)
 
 
 def legal_q(net: DaBaiFenNet, seen: Seen, moves: Sequence[Move]) -> np.ndarray:
@@ -466,7 +466,8 @@ def net_moves(seen: Seen) -> list[Move]:
     return out
 
 
-def _same(a: Move, b: Move) -> bool:
+def same_move(a: Move, b: Move) -> bool:
+    """Whether two moves are the same (the cards in any order)."""
     return a.kind is b.kind and sorted(a.cards) == sorted(b.cards)
 
 
@@ -506,6 +507,6 @@ class NetBot:
             return legal_moves[0]
         best = self.choose(seen)
         for m in legal_moves:
-            if _same(m, best):
+            if same_move(m, best):
                 return m
         raise InputError("the network chose a move that is not among the legal moves given")
