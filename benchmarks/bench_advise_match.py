@@ -36,7 +36,11 @@ Matches (``--match``):
   is a game's first hand when ``d`` is odd (both teams at 2, whoever shows leads), else a
   later hand with each team's level drawn from 2..A and a random leader. Bots: ``greedy``,
   ``rollout[:N]`` (the previous search, heuristic rollouts, 12 worlds),
-  ``search[:N[:FILE[:WIDTH[:DEPTH]]]]`` (the network-guided search), ``net[:FILE]``.
+  ``search[:N[:FILE[:WIDTH[:DEPTH]]]]`` (the network-guided search), ``net[:FILE]``, and
+  ``oracle[:WIDTH]``: a bound, not a player (it reads the true deal, which no bot may): the
+  network's ``WIDTH`` best moves (default 6) each played out once in the true deal with the
+  network in every seat, so it shows what perfect inference of the hidden cards could give
+  this family of bots.
 
 Budgets are in iterations (sampled worlds per decision), so a run is a function of its
 arguments; the mean milliseconds per searched decision are reported beside it.
@@ -320,8 +324,37 @@ def make_da_bai_fen_bot(spec: str, iters: int) -> Any:
                          depth=int(depth) if depth and int(depth) < 99 else None)
     if name == "net":
         return NetBot(_net(arg, "da-bai-fen"))
+    if name == "oracle":
+        return OracleBot(int(arg) if arg else 6)
     raise SystemExit(f"unknown Da Bai Fen bot {spec!r} (greedy, rollout[:N], "
-                     f"search[:N[:FILE[:WIDTH[:DEPTH]]]], net[:FILE])")
+                     f"search[:N[:FILE[:WIDTH[:DEPTH]]]], net[:FILE], oracle[:WIDTH])")
+
+
+class OracleBot:
+    """Da Bai Fen, benchmark only: the network-guided search given the true deal instead of
+    sampled worlds (every hidden card and the undrawn deck), one playout per candidate. It
+    cheats on purpose: how well it does bounds what better inference of the hidden cards
+    could add to the search. ``bind(state)`` before each hand."""
+
+    def __init__(self, width: int):
+        self.width, self.state = width, None
+
+    def bind(self, state: Any) -> None:
+        self.state = state
+
+    def __call__(self, observation, legal_moves, rng):
+        from solver.games.da_bai_fen.advise import (View, _net_playout, _play, default_net,
+                                                    net_candidates, same_move)
+        from solver.games.search import search_seat
+        net = default_net()
+        view = View(observation)
+        cands, legal, _ = net_candidates(view, net, self.width)
+        play_out, worth = _net_playout(net, None)
+        truth = self.state
+        ranked = search_seat(view, (cands, legal), lambda _v, _r: truth.clone(), _play,
+                             play_out, worth, None, 1, 0)
+        best = ranked.moves[0][0]
+        return next(m for m in legal_moves if same_move(m, best))
 
 
 def da_bai_fen_match_hand(deal: int) -> Any:
@@ -344,7 +377,11 @@ def da_bai_fen_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> d
         timed = TimedListBot(make_da_bai_fen_bot(hero, iters))
         other = make_da_bai_fen_bot(field, iters)
         bots = [timed if s % 2 == team else other for s in range(4)]
-        st = _play(da_bai_fen_match_hand(deal), bots, seed=deal * 2 + team)
+        state = da_bai_fen_match_hand(deal)
+        for bot in (timed.bot, other):
+            if isinstance(bot, OracleBot):
+                bot.bind(state)
+        st = _play(state, bots, seed=deal * 2 + team)
         r = st.result
         rows.append({"team": team, "levels": st.returns()[team],
                      "points": r.defenders_points if r.declarers != team else -r.defenders_points,

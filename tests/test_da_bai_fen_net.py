@@ -238,3 +238,19 @@ def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
     text = bench.report("da-bai-fen-vs", [rec | {"wall": 0.0}],
                         {"iterations": 12, "hero": "net (vs a greedy team)"})
     assert "levels per hand" in text and "ms per decision: median" in text
+
+
+def test_oracle_bound_plays_the_true_deal_in_both_seatings():
+    """The benchmark's oracle (a bound that reads the true deal) must be bound to each hand
+    and play legal moves; the engine rejects any other."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
+    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rec = bench.da_bai_fen_vs_deal(3, 12, ("oracle:2", "greedy", "default"))
+    assert [r["team"] for r in rec["rows"]] == [0, 1]
+    assert all(r["calls"] > 0 for r in rec["rows"])
+    unbound = bench.make_da_bai_fen_bot("oracle", 12)
+    assert unbound.width == 6 and unbound.state is None
