@@ -3,13 +3,14 @@
 For each game, on positions from real hands (every decision of a few self-play hands with
 more than one legal move):
 
-- rollouts per second of the search's playout policy from sampled worlds (Big Two and Da San:
-  the value network in every seat), beside the baseline bot's own playout path on the same worlds
-  (the ratio is the figure to read: the cores are shared);
-- milliseconds per decision at a fixed iteration budget and at the default time budget;
-- how the rollout policy fares against random play (it must be better than random to guide
-  the search): Big Two baseline vs random win rate, Da San greedy vs random points, Da Bai
-  Fen fast rollout team vs random team levels per hand.
+- rollouts per second of the search's playout policy from sampled worlds (the value network
+  in every seat), beside the baseline bot's own playout path on the same worlds (the ratio is
+  the figure to read: the cores are shared);
+- milliseconds per decision at the match budget of the network-guided search (Big Two 12
+  worlds, Da San 8, Da Bai Fen 6) and at the default time budget;
+- how the rollout policy (the network alone, the ``net`` bot) fares against random play (it
+  must be better than random to guide the search): Big Two win rate in one seat, Da San
+  points in one seat, Da Bai Fen levels per hand of a team.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_advise_speed.py``.
 """
@@ -79,6 +80,9 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
     elif game == "da-san":
         from solver.games.da_san.net import default_net as da_san_net
         fast = mod._net_rollout(da_san_net())
+    else:
+        from solver.games.da_bai_fen.net import default_net as da_bai_fen_net
+        fast = mod._net_playout(da_bai_fen_net(), None)[0]
     built = [mod.sample_world(mod.View(o), random.Random(k))
              for o in obs_list for k in range(worlds)]
     rates = []
@@ -104,41 +108,24 @@ def decision_ms(game: str, obs_list: list[dict], **budget) -> tuple[list[float],
 
 
 def versus_random(game: str, hands: int = 200) -> float:
-    """The rollout policy's edge over random play (per seat: win rate, points or levels)."""
-    rng = random.Random(1)
-    if game == "big-two":
-        from solver.games.big_two.bots import BaselineBot, RandomBot, self_play
-        wins = 0
-        for d in range(hands):
-            bots = [RandomBot()] * 4
-            bots[d % 4] = BaselineBot()
-            wins += self_play(seed=d, bots=bots).winner == d % 4
-        return wins / hands
-    if game == "da-san":
-        from solver.games.da_san.bots import fast_greedy
-        from solver.games.da_san.engine import new_game
-        pts = 0.0
-        for d in range(hands):
-            st = new_game(seed=d)
-            while not st.is_terminal():
-                moves = st.legal_moves()
-                st.apply(fast_greedy(st) if st.to_act == d % 3 else rng.choice(moves))
-            pts += st.returns()[d % 3]
-        return pts / hands
-    from solver.games.da_bai_fen import advise as mod
-    from solver.games.da_bai_fen.engine import Phase, new_hand
-    levels = 0.0
+    """The rollout policy's edge over random play: the ``net`` bot in one seat (Da Bai Fen:
+    one team) against random moves; Big Two's win rate, Da San's points, Da Bai Fen's levels
+    per hand."""
+    info = get_game(game)
+    net = info.bot("net")
+    total = 0.0
     for d in range(hands):
-        st, team = new_hand(seed=d), d % 2
-        while st.phase is not Phase.PLAY:
-            st.apply(rng.choice(st.legal_moves()))
-        while st.phase is Phase.PLAY:
-            if st.current_player % 2 == team:
-                mod._fast_apply(st, mod.fast_play(st))
-            else:
-                st.apply(rng.choice(st.legal_moves()))
-        levels += st.returns()[team]
-    return levels / hands
+        st = info.new_game(seed=d)
+        rng = random.Random(d)
+        team = game == "da-bai-fen"
+        hero = d % (2 if team else st.num_players)
+        while not st.is_terminal():
+            p = st.current_player
+            moves = st.legal_moves(p)
+            mine = (p % 2 == hero) if team else p == hero
+            st.apply(net(st.observation(p), moves, rng) if mine else rng.choice(moves))
+        total += (st.winner == hero) if game == "big-two" else st.returns()[hero]
+    return total / hands
 
 
 def main() -> None:
@@ -151,7 +138,7 @@ def main() -> None:
         fast, slow = rollout_rates(game, obs)
         row("search rollouts per second", fast, "/s", f"{fast / slow:.1f}x the baseline's path")
         row("baseline bot playouts per second (contract calls)", slow, "/s")
-        match_iters = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}[game]
+        match_iters = {"big-two": 12, "da-san": 8, "da-bai-fen": 6}[game]
         for label, budget in ((f"iterations={match_iters} (the match budget)",
                                {"iterations": match_iters}),
                               ("default budget (40 ms wall)", {})):
