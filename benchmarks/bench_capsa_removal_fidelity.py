@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -57,6 +58,15 @@ def pool(rules, st: StrategyTables, n: int, seed: int) -> tuple[np.ndarray, np.n
     return np.concatenate(hands), np.concatenate(rows)
 
 
+def disjoint_from(hands: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """For pool hands (N, 13): a function from a hand of mine (13,) to the mask (N,) of the
+    pool hands that share no card with it (the exact opponent of that hand)."""
+    masks = np.zeros(len(hands), dtype=np.uint64)
+    for j in range(13):
+        masks |= np.left_shift(np.uint64(1), hands[:, j].astype(np.uint64))
+    return lambda mine: (masks & np.uint64(sum(1 << int(c) for c in mine))) == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -73,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     models = {"none": plain_tables(st), "ranks": replace(st, suit=None), "ranks + suits": st}
     start = time.perf_counter()
     hands, rows = pool(rules, st, args.pool, args.seed)
-    masks = np.zeros(len(hands), dtype=np.uint64)
-    for j in range(13):
-        masks |= np.left_shift(np.uint64(1), hands[:, j].astype(np.uint64))
+    disjoint = disjoint_from(hands)
     t = TABLES[rules.wheel]
     v5 = np.empty(1287, dtype=np.int32)
     v3 = np.empty(286, dtype=np.int32)
@@ -85,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed + 1)
     for _ in range(args.hands):
         mine = np.sort(rng.permutation(52)[:13]).astype(np.int64)
-        keep = (masks & np.uint64(sum(1 << int(c) for c in mine))) == 0
+        keep = disjoint(mine)
         subset_strengths(mine, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
         tabs = {name: hand_tables(rules, m, mine) for name, m in models.items()}
         for r in range(3):

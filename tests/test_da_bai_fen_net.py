@@ -224,13 +224,19 @@ def test_registry_offers_the_net_bots():
     assert {"search", "net", "search-rollout", "greedy"} <= set(get_game("da-bai-fen").bots)
 
 
-def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
+def _match_bench():
+    """The match benchmark as a module (it lives outside the package)."""
     import importlib.util
     from pathlib import Path
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
     spec = importlib.util.spec_from_file_location("bench_advise_match", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
+    bench = _match_bench()
     rec = bench.da_bai_fen_vs_deal(2, 12, ("net", "greedy", "default"))
     assert [r["team"] for r in rec["rows"]] == [0, 1]
     assert sum(r["declarers"] for r in rec["rows"]) == 1  # a later hand: the leader is fixed
@@ -243,12 +249,7 @@ def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
 def test_oracle_bound_plays_the_true_deal_in_both_seatings():
     """The benchmark's oracle (a bound that reads the true deal) must be bound to each hand
     and play legal moves; the engine rejects any other."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
-    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _match_bench()
     rec = bench.da_bai_fen_vs_deal(3, 12, ("oracle:2", "greedy", "default"))
     assert [r["team"] for r in rec["rows"]] == [0, 1]
     assert all(r["calls"] > 0 for r in rec["rows"])
