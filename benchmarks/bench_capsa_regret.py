@@ -8,6 +8,8 @@ judge); the regret of a way of choosing among them is the judge's best value les
 value of the split it chooses. Ways of choosing:
 
 - ``table``: the model as it plays (its first split);
+- ``table's rows, joint model``: the model's own row win/tie chances (the hand's tables), the
+  non-separable part from the joint model (what ``table`` plays but for two-four's unit);
 - ``exact rows, joint model``: the exact row win/tie chances (measured on half B of the pool
   hands), the non-separable part (scoop, two-four's unit) from the tables' joint model;
 - ``exact rows, independent rows``: the same with the opponent's rows taken as independent;
@@ -42,7 +44,7 @@ from bench_capsa_removal_fidelity import disjoint_from, pool  # noqa: E402
 from solver.games.capsa.kernels import table as KT  # noqa: E402
 from solver.games.capsa.kernels.table import NO_JOINT  # noqa: E402
 from solver.games.capsa.rules import resolve_rules  # noqa: E402
-from solver.games.capsa.search import search_best  # noqa: E402
+from solver.games.capsa.search import hand_tables, search_best  # noqa: E402
 from solver.games.capsa.strategy.tables import tables_for  # noqa: E402
 
 
@@ -138,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     mine = np.array([np.sort(rng.permutation(52)[:13]) for _ in range(args.hands)],
                     dtype=np.int64)
     _, ev, top_rows, _ = search_best(mine, rules, st, args.top)
-    names = ("table", "exact rows, joint model", "exact rows, independent rows",
-             "exact (half B)")
+    names = ("table", "table's rows, joint model", "exact rows, joint model",
+             "exact rows, independent rows", "exact (half B)")
     regret: dict[str, list[float]] = {name: [] for name in names}
     for h in range(args.hands):
         keep = disjoint(mine[h])
@@ -148,7 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         other, w, t = exact_values(rows[keep & ~half_a].astype(np.int64), splits, two_four,
                                    bonus)
         best = judge.max()
-        picks = (0, int(np.argmax(modelled(w, t, st.joint, two_four, bonus))),
+        own = hand_tables(rules, st, mine[h])
+        w_own = np.stack([own.pw[r, splits[:, r]] for r in range(3)], axis=1)
+        t_own = np.stack([own.pt[r, splits[:, r]] for r in range(3)], axis=1)
+        picks = (0, int(np.argmax(modelled(w_own, t_own, st.joint, two_four, bonus))),
+                 int(np.argmax(modelled(w, t, st.joint, two_four, bonus))),
                  int(np.argmax(modelled(w, t, None, two_four, bonus))),
                  int(np.argmax(other)))
         for name, pick in zip(names, picks):
