@@ -23,7 +23,8 @@ Matches (``--match``):
   no bomb on a 2; or a JSON object): win rate, points per hand, and the hero's points minus a
   field seat's in all-field play of the same deals. Bots: ``baseline``, ``rollout[:N]`` (the
   previous search), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]``, ``net[:FILE]`` (the self-play
-  network alone, the yardstick).
+  network alone, the yardstick) and ``oracle[:WIDTH]``, the bound described under
+  ``da-bai-fen-vs`` (one playout of each of the network's best moves in the true deal).
 - ``da-san-vs``: any Da San lineup, ``--hero`` in one seat (each seat in turn) against two
   ``--field`` bots, auction included: points per hand (zero-sum, so a field seat in
   all-field play scores 0) and bidding figures. Bots: ``greedy``, ``rollout[:N]`` (the
@@ -243,7 +244,14 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
                          width=int(width or 3))
     if name == "net":
         return NetBot(_net(arg))
-    raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], net[:FILE])")
+    if name == "oracle":
+        return OracleBot(int(arg) if arg else 6, "big-two")
+    if name == "infer":  # infer[:N[:K[:TAU[:LAST]]]]: the search, worlds weighed by inference
+        n, k, tau, last = (arg.split(":") + ["", "", "", ""])[:4]
+        return SearchBot(iterations=int(n) if n else iters,
+                         infer=(int(k or 4), float(tau or 1.0), int(last or 8)))
+    raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], "
+                     f"net[:FILE], oracle[:WIDTH])")
 
 
 def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
@@ -255,11 +263,15 @@ def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict
         timed = TimedBot(make_big_two_bot(hero, iters))
         bots = [make_big_two_bot(field, iters)] * 4
         bots[seat] = timed
-        st = _play(new_game(seed=deal, rules=json.loads(rules)), bots, seed=deal * 4 + seat)
+        state = new_game(seed=deal, rules=json.loads(rules))
+        _bind(bots, state)
+        st = _play(state, bots, seed=deal * 4 + seat)
         rows.append({"seat": seat, "win": st.winner == seat, "points": st.returns()[seat],
                      "calls": timed.calls, "seconds": timed.seconds, "cpu": timed.cpu})
     field_bot = make_big_two_bot(field, iters)
-    ref = _play(new_game(seed=deal, rules=json.loads(rules)), [field_bot] * 4, seed=deal * 4)
+    ref_state = new_game(seed=deal, rules=json.loads(rules))
+    _bind([field_bot], ref_state)
+    ref = _play(ref_state, [field_bot] * 4, seed=deal * 4)
     return {"deal": deal, "rows": rows, "lineup": [hero, field, rules],
             "reference": sum(ref.returns()) / 4}
 
@@ -331,30 +343,50 @@ def make_da_bai_fen_bot(spec: str, iters: int) -> Any:
 
 
 class OracleBot:
-    """Da Bai Fen, benchmark only: the network-guided search given the true deal instead of
-    sampled worlds (every hidden card and the undrawn deck), one playout per candidate. It
-    cheats on purpose: how well it does bounds what better inference of the hidden cards
-    could add to the search. ``bind(state)`` before each hand."""
+    """Benchmark only: the network-guided search given the true deal instead of sampled
+    worlds (every hidden card; in Da Bai Fen the undrawn deck too), one playout per candidate
+    (the network plays greedily, so one is all a known world needs). It cheats on purpose:
+    how well it does bounds what better inference of the hidden cards could add to the
+    search. ``game`` is ``big-two`` or ``da-bai-fen``; ``bind(state)`` before each hand."""
 
-    def __init__(self, width: int):
-        self.width, self.state = width, None
+    def __init__(self, width: int, game: str = "da-bai-fen"):
+        self.width, self.game, self.state = width, game, None
 
     def bind(self, state: Any) -> None:
         self.state = state
 
     def __call__(self, observation, legal_moves, rng):
+        from solver.games.search import search_seat
+        if self.state is None:
+            raise RuntimeError("OracleBot: bind(state) before the hand")
+        truth = self.state
+        if self.game == "big-two":
+            from solver.games.big_two import advise as b2
+            net = b2.default_net()
+            view = b2.View(observation)
+            cands, legal, _ = b2.net_candidates(view, net, self.width)
+            ranked = search_seat(view, (cands, legal), lambda _v, _r: truth.clone(), b2._play,
+                                 b2._net_reply(net, view.seat), b2._net_value(net), None, 1, 0)
+            best = ranked.moves[0][0]
+            return next(m for m in legal_moves if m.mask == best.mask)
         from solver.games.da_bai_fen.advise import (View, _net_playout, _play, default_net,
                                                     net_candidates, same_move)
-        from solver.games.search import search_seat
         net = default_net()
         view = View(observation)
         cands, legal, _ = net_candidates(view, net, self.width)
         play_out, worth = _net_playout(net, None)
-        truth = self.state
         ranked = search_seat(view, (cands, legal), lambda _v, _r: truth.clone(), _play,
                              play_out, worth, None, 1, 0)
         best = ranked.moves[0][0]
         return next(m for m in legal_moves if same_move(m, best))
+
+
+def _bind(bots: list[Any], state: Any) -> None:
+    """Give the benchmark's oracles among ``bots`` (timed or not) the true deal."""
+    for bot in bots:
+        inner = getattr(bot, "bot", bot)
+        if isinstance(inner, OracleBot):
+            inner.bind(state)
 
 
 def da_bai_fen_match_hand(deal: int) -> Any:
@@ -378,9 +410,7 @@ def da_bai_fen_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> d
         other = make_da_bai_fen_bot(field, iters)
         bots = [timed if s % 2 == team else other for s in range(4)]
         state = da_bai_fen_match_hand(deal)
-        for bot in (timed.bot, other):
-            if isinstance(bot, OracleBot):
-                bot.bind(state)
+        _bind(bots, state)
         st = _play(state, bots, seed=deal * 2 + team)
         r = st.result
         rows.append({"team": team, "levels": st.returns()[team],

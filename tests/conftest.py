@@ -1,5 +1,5 @@
-"""Shared fixtures: the Flask app (kernels warmed once per session), its test client, and one
-headless Chromium for the browser tests."""
+"""Shared fixtures: the Flask app (kernels warmed once per session), its test client, one
+headless Chromium for the browser tests, and the match benchmark as a module."""
 
 from __future__ import annotations
 
@@ -26,6 +26,20 @@ def app():
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def match_bench():
+    """``benchmarks/bench_advise_match.py`` as a module (it lives outside the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
+    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
 
 
 @pytest.fixture(scope="session")

@@ -227,3 +227,20 @@ def test_many_candidates_are_valued_alike_on_one_blas_thread():
     assert [p["num_threads"] for p in threadpool_info()] == before
     few = np.concatenate([net.q(state, moves[i:i + 4]) for i in range(0, len(moves), 4)])
     np.testing.assert_allclose(many, few, rtol=1e-9, atol=1e-9)
+
+
+def test_match_oracle_reads_the_true_deal_and_plays_legally(match_bench):
+    """The match benchmark's Big Two oracle (a bound, not a bot) is given each hand's true
+    state, in the hero's seat and in the all-field reference game, and plays legal moves (the
+    engine rejects any other); unbound, it refuses to guess."""
+    rules = json.dumps({"scoring": "cards-left", "bomb_on_two": False})
+    rec = match_bench.big_two_vs_deal(5, 12, ("oracle:2", "net", rules))
+    assert [r["seat"] for r in rec["rows"]] == [0, 1, 2, 3]
+    assert sum(r["win"] for r in rec["rows"]) <= 4 and all(r["calls"] > 0 for r in rec["rows"])
+    rec = match_bench.big_two_vs_deal(5, 12, ("net", "oracle", rules))  # field and reference
+    assert [r["calls"] > 0 for r in rec["rows"]] == [True] * 4
+    bot = match_bench.make_big_two_bot("oracle:4", 12)
+    assert (bot.width, bot.game, bot.state) == (4, "big-two", None)
+    state = new_game(seed=1)
+    with pytest.raises(RuntimeError, match="bind"):
+        bot(state.observation(state.current_player), state.legal_moves(), random.Random(1))

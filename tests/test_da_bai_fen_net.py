@@ -224,19 +224,8 @@ def test_registry_offers_the_net_bots():
     assert {"search", "net", "search-rollout", "greedy"} <= set(get_game("da-bai-fen").bots)
 
 
-def _match_bench():
-    """The match benchmark as a module (it lives outside the package)."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
-    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
-def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
-    bench = _match_bench()
+def test_da_bai_fen_vs_match_plays_both_seatings_and_reports(match_bench):
+    bench = match_bench
     rec = bench.da_bai_fen_vs_deal(2, 12, ("net", "greedy", "default"))
     assert [r["team"] for r in rec["rows"]] == [0, 1]
     assert sum(r["declarers"] for r in rec["rows"]) == 1  # a later hand: the leader is fixed
@@ -246,10 +235,10 @@ def test_da_bai_fen_vs_match_plays_both_seatings_and_reports():
     assert "levels per hand" in text and "ms per decision: median" in text
 
 
-def test_oracle_bound_plays_the_true_deal_in_both_seatings():
+def test_oracle_bound_plays_the_true_deal_in_both_seatings(match_bench):
     """The benchmark's oracle (a bound that reads the true deal) must be bound to each hand
     and play legal moves; the engine rejects any other."""
-    bench = _match_bench()
+    bench = match_bench
     rec = bench.da_bai_fen_vs_deal(3, 12, ("oracle:2", "greedy", "default"))
     assert [r["team"] for r in rec["rows"]] == [0, 1]
     assert all(r["calls"] > 0 for r in rec["rows"])
