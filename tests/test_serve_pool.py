@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import threading
 import time
@@ -11,7 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.proxy import ProxyLimits, check_config, find_nginx, nginx_config, write_config
+from api.proxy import (
+    ProxyLimits,
+    ProxyUnavailable,
+    check_config,
+    find_nginx,
+    nginx_config,
+    write_config,
+)
 from api.routes.capsa import MAX_WORK
 from api.server import gunicorn_options
 from solver.errors import CardError, InputError, WorkLimitError
@@ -202,4 +210,10 @@ def test_nginx_config_has_every_deadline_and_cap(tmp_path):
                  "client_max_body_size 12345;", "daemon off;", "proxy_request_buffering on;"):
         assert line in conf, line
     path = write_config(tmp_path, "127.0.0.1", 8123, str(tmp_path / "app.sock"), limits)
-    check_config(find_nginx(), tmp_path, path)  # nginx -t accepts it
+    try:
+        nginx = find_nginx()
+    except ProxyUnavailable as exc:
+        if os.environ.get("CI"):
+            raise  # CI installs nginx: this check must not be skipped there
+        pytest.skip(f"{exc} (.ci/run installs it)")
+    check_config(nginx, tmp_path, path)  # nginx -t accepts it

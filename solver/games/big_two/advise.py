@@ -37,6 +37,7 @@ from solver.cards import NUM_CARDS, parse_cards
 from solver.errors import InputError, RulesError
 from solver.games.big_two.bots import BaselineBot
 from solver.games.big_two.engine import BigTwoState
+from solver.games.big_two.infer import resampler
 from solver.games.big_two.moves import (
     ID_TO_BT,
     KIND_SHIFT,
@@ -230,7 +231,8 @@ def _net_value(net: QNet) -> Callable[[BigTwoState, int], float]:
 @guarded
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None, net: QNet | None = None,
-         depth: int | None = None, width: int = NET_CANDIDATES) -> Ranked:
+         depth: int | None = None, width: int = NET_CANDIDATES,
+         infer: tuple[int, float, int] | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects): the network's
     ``width`` best options, each tried in the same sampled worlds and played out by the
     network in every seat to the end of the hand (with a ``depth``: until the seat's
@@ -241,7 +243,8 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
-    ranked = search_seat(view, (cands, legal), sample_world, _play,
+    sample = sample_world if infer is None else resampler(net, view, sample_world, *infer)
+    ranked = search_seat(view, (cands, legal), sample, _play,
                          _net_reply(net, view.seat, depth), _net_value(net), budget_ms,
                          iterations, seed)
     ranked.info = {**ranked.info, "method": NET_METHOD,
@@ -276,13 +279,14 @@ class SearchBot(BaseSearchBot):
 
     def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
                  net: QNet | None = None, depth: int | None = None,
-                 width: int = NET_CANDIDATES):
+                 width: int = NET_CANDIDATES, infer: tuple[int, float, int] | None = None):
         super().__init__(iterations, budget_ms)
-        self.net, self.depth, self.width = net, depth, width
+        self.net, self.depth, self.width, self.infer = net, depth, width, infer
 
     def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
              iterations: int | None, seed: int) -> Ranked:
-        return _rank(observation, budget_ms, iterations, seed, self.net, self.depth, self.width)
+        return _rank(observation, budget_ms, iterations, seed, self.net, self.depth, self.width,
+                     self.infer)
 
     same = staticmethod(lambda a, b: a.mask == b.mask)
 
