@@ -98,3 +98,11 @@ def test_resampled_worlds_agree_with_the_observation_and_search_stays_legal():
     played = SearchBot(iterations=3, infer=(3, 1.0, 8))(obs, list(state.legal_moves()),
                                                         random.Random(1))
     assert played.mask in legal
+
+
+@pytest.mark.parametrize("infer", [(0, 1.0, 8), (4, 0.0, 8), (4, float("nan"), 8), (4, 1.0, -1)])
+def test_bad_inference_settings_are_input_errors(infer):
+    from solver.errors import InputError
+    state, _ = _played(5, 10)
+    with pytest.raises(InputError):
+        rank(state.observation(state.current_player), iterations=2, seed=1, infer=infer)

@@ -20,11 +20,20 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.games.big_two.moves import Move, generate
 from solver.games.big_two.net import QNet, Seen, legal_q
+from solver.validation import check_int
+
+if TYPE_CHECKING:  # the advisor imports this module
+    from solver.games.big_two.advise import View
+    from solver.games.big_two.engine import BigTwoState
+
+    Sampler = Callable[[View, random.Random], BigTwoState]
 
 __all__ = ["Decision", "past_decisions", "log_likelihood", "resampler"]
 
@@ -43,7 +52,7 @@ class Decision:
     passes: int
 
 
-def past_decisions(view, last: int) -> list[Decision]:
+def past_decisions(view: View, last: int) -> list[Decision]:
     """The other seats' ``last`` most recent decisions (the opening lead left out: who must
     lead which card is a rule, not a choice worth reading)."""
     n, history = view.n, view.history
@@ -69,7 +78,7 @@ def past_decisions(view, last: int) -> list[Decision]:
     return out[-last:] if last > 0 else []
 
 
-def log_likelihood(net: QNet, view, decisions: list[Decision], hands: list[int],
+def log_likelihood(net: QNet, view: View, decisions: list[Decision], hands: list[int],
                    tau: float) -> float:
     """log P(the others' ``decisions`` | the world's ``hands``) under the network's softmax
     policy at temperature ``tau`` (points of ``Q``)."""
@@ -96,15 +105,19 @@ def log_likelihood(net: QNet, view, decisions: list[Decision], hands: list[int],
     return total
 
 
-def resampler(net: QNet, view, sample: Callable, k: int, tau: float, last: int
-              ) -> Callable:
+def resampler(net: QNet, view: View, sample: Sampler, k: int, tau: float, last: int
+              ) -> Sampler:
     """A world sampler for the search: ``k`` worlds from ``sample(view, rng)``, one kept in
     proportion to its likelihood (:func:`log_likelihood` of the ``last`` decisions)."""
+    check_int("k", k, 1, 1_000)
+    check_int("last", last, 0, None)
+    if not (isinstance(tau, (int, float)) and tau > 0 and math.isfinite(tau)):
+        raise InputError(f"tau must be a positive number of points, got {tau!r}")
     decisions = past_decisions(view, last)
     if k <= 1 or not decisions:
         return sample
 
-    def draw(view_, rng: random.Random):
+    def draw(view_: View, rng: random.Random) -> BigTwoState:
         worlds = [sample(view_, rng) for _ in range(k)]
         logs = [log_likelihood(net, view, decisions, [w.hand_mask(p) for p in range(view.n)], tau)
                 for w in worlds]
