@@ -23,7 +23,8 @@ Matches (``--match``):
   no bomb on a 2; or a JSON object): win rate, points per hand, and the hero's points minus a
   field seat's in all-field play of the same deals. Bots: ``baseline``, ``rollout[:N]`` (the
   previous search), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]``, ``net[:FILE]`` (the self-play
-  network alone, the yardstick) and ``oracle[:WIDTH]``, the bound described under
+  network alone, the yardstick), ``infer[:N[:K[:TAU[:LAST]]]]`` (the search with worlds drawn
+  by inference from the others' plays and passes) and ``oracle[:WIDTH]``, the bound described under
   ``da-bai-fen-vs`` (one playout of each of the network's best moves in the true deal).
 - ``da-san-vs``: any Da San lineup, ``--hero`` in one seat (each seat in turn) against two
   ``--field`` bots, auction included: points per hand (zero-sum, so a field seat in
@@ -226,7 +227,9 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     """A Big Two bot from its name: ``baseline``, ``rollout[:N]`` (the previous search bot,
     baseline rollouts, 30 worlds), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]`` (the network-guided
     search, ``iters`` worlds; DEPTH 99 plays out to the end, the default),
-    ``net`` (the shipped network's greedy bot) or ``net:FILE``."""
+    ``net`` (the shipped network's greedy bot) or ``net:FILE``, ``infer[:N[:K[:TAU[:LAST]]]]``
+    (the search with worlds drawn by inference, default 4 candidates, tau 1, the last 8
+    decisions) or ``oracle[:WIDTH]`` (a bound that reads the true deal)."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
     from solver.games.big_two.bots import BaselineBot
     from solver.games.big_two.net import NetBot
@@ -251,7 +254,7 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         return SearchBot(iterations=int(n) if n else iters,
                          infer=(int(k or 4), float(tau or 1.0), int(last or 8)))
     raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], "
-                     f"net[:FILE], oracle[:WIDTH])")
+                     f"net[:FILE], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH])")
 
 
 def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
@@ -364,6 +367,8 @@ class OracleBot:
             from solver.games.big_two import advise as b2
             net = b2.default_net()
             view = b2.View(observation)
+            if truth.current_player != view.seat or len(truth.history) != len(view.history):
+                raise RuntimeError("OracleBot: bound to another hand than the one it plays")
             cands, legal, _ = b2.net_candidates(view, net, self.width)
             ranked = search_seat(view, (cands, legal), lambda _v, _r: truth.clone(), b2._play,
                                  b2._net_reply(net, view.seat), b2._net_value(net), None, 1, 0)

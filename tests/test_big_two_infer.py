@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from solver.games.big_two.advise import SearchBot, View, rank, sample_world
 from solver.games.big_two.engine import new_game
 from solver.games.big_two.infer import log_likelihood, past_decisions, resampler
+from solver.games.big_two.moves import generate
 from solver.games.big_two.net import NetBot, Seen, default_net, legal_q
 
 RULES = {"scoring": "cards-left", "bomb_on_two": False}
@@ -64,7 +65,6 @@ def test_likelihood_is_the_networks_softmax_policy():
         hand = hands[d.seat] | d.later
         seen = Seen(d.seat, 4, hand, d.counts, view.history[:d.index], d.current,
                     d.last_player, d.passes, view.rules, False)
-        from solver.games.big_two.moves import generate
         lm = generate(hand, d.current, -1, view.rules)
         q = legal_q(net, seen, lm) / 2.0
         options = [int(m) for m in lm.masks] + ([0] if lm.can_pass else [])
@@ -74,11 +74,34 @@ def test_likelihood_is_the_networks_softmax_policy():
         expect += math.log(p[options.index(d.move.mask)])
     got = log_likelihood(net, view, decisions, hands, 2.0)
     assert got == pytest.approx(expect, rel=1e-5, abs=1e-6)
-    rng = random.Random(3)
-    for _ in range(10):  # every world consistent with the observation can have played so
-        w = sample_world(view, rng)
-        assert math.isfinite(log_likelihood(net, view, decisions, [w.hand_mask(p)
-                                                                    for p in range(4)], 2.0))
+    assert math.isfinite(got) and got < 0
+
+
+def test_a_history_that_does_not_start_at_the_deal_is_not_read():
+    state, _ = _played(9, 20)
+    obs = state.observation(state.current_player)
+    assert past_decisions(View(obs), 8)
+    cut = {**obs, "history": obs["history"][1:]}  # the table no longer replays from it
+    assert past_decisions(View(cut), 8) == []
+
+
+def test_resampling_keeps_the_likeliest_world_at_a_low_temperature():
+    """With k scripted worlds and a tiny tau, the world drawn is one the others' moves make
+    likeliest (the true deal among random ones, in the position below)."""
+    state, _ = _played(7, 24)
+    view = View(state.observation(state.current_player))
+    net = default_net()
+    rng = random.Random(2)
+    worlds = [sample_world(view, rng) for _ in range(5)] + [state.clone()]
+    decisions = past_decisions(view, 8)
+    logs = [log_likelihood(net, view, decisions, [w.hand_mask(p) for p in range(4)], 0.05)
+            for w in worlds]
+    assert max(logs) - min(logs) > 50  # the scripted worlds are far apart in likelihood
+    for seed in range(5):
+        feed = iter(worlds)
+        draw = resampler(net, view, lambda _v, _r: next(feed), len(worlds), 0.05, 8)
+        drawn = worlds.index(draw(view, random.Random(seed)))
+        assert logs[drawn] > max(logs) - 1.0  # one of the likeliest (two nearly tie here)
 
 
 def test_resampled_worlds_agree_with_the_observation_and_search_stays_legal():

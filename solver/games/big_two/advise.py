@@ -248,7 +248,9 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
                          _net_reply(net, view.seat, depth), _net_value(net), budget_ms,
                          iterations, seed)
     ranked.info = {**ranked.info, "method": NET_METHOD,
-                   "q": [round(q[m.mask], 6) for m, _ in ranked.moves]}
+                   "q": [round(q[m.mask], 6) for m, _ in ranked.moves],
+                   **({} if infer is None else {"infer": {"k": infer[0], "tau": infer[1],
+                                                          "last": infer[2]}})}
     return ranked
 
 

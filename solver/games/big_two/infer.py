@@ -54,12 +54,17 @@ class Decision:
 
 def past_decisions(view: View, last: int) -> list[Decision]:
     """The other seats' ``last`` most recent decisions (the opening lead left out: who must
-    lead which card is a rule, not a choice worth reading)."""
+    lead which card is a rule, not a choice worth reading). None at all when the history cannot
+    start at the deal (the seats would have been dealt unequal hands) or does not replay to
+    the observation's play to beat, its owner and the passes: its facts could not be
+    trusted, so the worlds stay uniform."""
     n, history = view.n, view.history
     played = [0] * n
     for p, m in history:
         played[p] |= m.mask
     counts = [view.counts[p] + played[p].bit_count() for p in range(n)]
+    if len(set(counts)) != 1:
+        return []  # every seat is dealt as many cards: this record does not start at the deal
     current: Move | None = None
     last_player, passes = -1, 0
     later = list(played)
@@ -75,6 +80,10 @@ def past_decisions(view: View, last: int) -> list[Decision]:
         else:
             counts[p] -= m.mask.bit_count()
             current, last_player, passes = m, p, 0
+    now = view.current.mask if view.current is not None else None
+    if ((current.mask if current is not None else None) != now
+            or (now is not None and (last_player, passes) != (view.last_player, view.passes))):
+        return []
     return out[-last:] if last > 0 else []
 
 
@@ -86,7 +95,7 @@ def log_likelihood(net: QNet, view: View, decisions: list[Decision], hands: list
     for d in decisions:
         hand = hands[d.seat] | d.later
         lm = generate(hand, d.current, -1, view.rules)
-        if len(lm) == 0 or (len(lm) == 1 and not lm.can_pass) and d.move.mask:
+        if len(lm) + lm.can_pass <= 1:
             continue  # no choice: nothing to learn
         seen = Seen(d.seat, view.n, hand, d.counts, view.history[:d.index], d.current,
                     d.last_player, d.passes, view.rules, False)
@@ -111,7 +120,8 @@ def resampler(net: QNet, view: View, sample: Sampler, k: int, tau: float, last: 
     proportion to its likelihood (:func:`log_likelihood` of the ``last`` decisions)."""
     check_int("k", k, 1, 1_000)
     check_int("last", last, 0, None)
-    if not (isinstance(tau, (int, float)) and tau > 0 and math.isfinite(tau)):
+    if isinstance(tau, bool) or not (isinstance(tau, (int, float, np.floating)) and tau > 0
+                                     and math.isfinite(tau)):
         raise InputError(f"tau must be a positive number of points, got {tau!r}")
     decisions = past_decisions(view, last)
     if k <= 1 or not decisions:
@@ -119,8 +129,8 @@ def resampler(net: QNet, view: View, sample: Sampler, k: int, tau: float, last: 
 
     def draw(view_: View, rng: random.Random) -> BigTwoState:
         worlds = [sample(view_, rng) for _ in range(k)]
-        logs = [log_likelihood(net, view, decisions, [w.hand_mask(p) for p in range(view.n)], tau)
-                for w in worlds]
+        logs = [log_likelihood(net, view_, decisions, [w.hand_mask(p) for p in range(view_.n)],
+                               tau) for w in worlds]
         top = max(logs)
         if top == -math.inf:
             return worlds[0]
