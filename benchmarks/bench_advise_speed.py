@@ -114,10 +114,10 @@ def versus_random(game: str, hands: int = 200) -> float:
     info = get_game(game)
     net = info.bot("net")
     total = 0.0
+    team = game == "da-bai-fen"
     for d in range(hands):
         st = info.new_game(seed=d)
         rng = random.Random(d)
-        team = game == "da-bai-fen"
         hero = d % (2 if team else st.num_players)
         while not st.is_terminal():
             p = st.current_player

@@ -42,8 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_capsa_removal_fidelity import disjoint_from, pool  # noqa: E402
 
 from solver.games.capsa.kernels import table as KT  # noqa: E402
+from solver.games.capsa.kernel_args import kernel_params  # noqa: E402
 from solver.games.capsa.kernels.table import NO_JOINT  # noqa: E402
-from solver.games.capsa.rules import resolve_rules  # noqa: E402
+from solver.games.capsa.rules import Rules, resolve_rules  # noqa: E402
 from solver.games.capsa.search import hand_tables, search_best  # noqa: E402
 from solver.games.capsa.strategy.tables import tables_for  # noqa: E402
 
@@ -63,55 +64,35 @@ def exact_values(opp: np.ndarray, mine: np.ndarray, two_four: bool, bonus: float
     return (nw - nl).mean(1) + extra, w, 1.0 - w - x
 
 
-def _copula(joint: np.ndarray, u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """``joint[0]`` (the opponent rows' copula on a grid) interpolated multilinearly."""
-    n = joint.shape[1] - 1
-    x, y, z = (np.clip(a, 0.0, 1.0) * n for a in (u, v, w))
-    i, j, k = (np.minimum(a.astype(np.int64), n - 1) for a in (x, y, z))
-    fx, fy, fz = x - i, y - j, z - k
-    out = np.zeros_like(x)
-    for di, wx in ((0, 1 - fx), (1, fx)):
-        for dj, wy in ((0, 1 - fy), (1, fy)):
-            for dk, wz in ((0, 1 - fz), (1, fz)):
-                out += wx * wy * wz * joint[0, i + di, j + dj, k + dk]
+def majority_from_copula(w: np.ndarray, t: np.ndarray, joint: np.ndarray) -> np.ndarray:
+    """Two-four's unit, P(more rows won than lost) - P(fewer), from row win/tie chances
+    (k, 3) and the rows' copula (row ``r`` won when the opponent's uniform is below ``a = w``,
+    tied up to ``b = w + t``; summing by parts over the 27 outcomes leaves 14 points of the
+    copula, each read as the kernels read it)."""
+    out = np.empty(len(w))
+    for i, ((af, am, ab), (bf, bm, bb)) in enumerate(zip(w, w + t)):
+        def c(u: float, v: float, z: float) -> float:
+            return KT._grid_at(joint, 0, u, v, z)
+        out[i] = (c(af, am, ab) - c(af, am, bb) - c(af, bm, ab) - c(af, bm, bb)
+                  + c(af, bm, 1.0) + c(af, 1.0, bb) - c(bf, am, ab) - c(bf, am, bb)
+                  + c(bf, am, 1.0) - c(bf, bm, ab) + c(bf, bm, bb) + c(bf, 1.0, ab)
+                  + c(1.0, am, bb) + c(1.0, bm, ab) - 1.0)
     return out
 
 
-def majority(w: np.ndarray, t: np.ndarray, joint: np.ndarray | None) -> np.ndarray:
-    """Two-four's unit, P(more rows won than lost) - P(fewer), from row win/tie chances
-    (k, 3): rows independent (``joint`` None), or from the rows' copula (row ``r`` won when
-    the opponent's uniform is below ``a = w``, tied up to ``b = w + t``; summing by parts over
-    the 27 outcomes leaves 14 points of the copula)."""
-    if joint is None:
-        x = 1.0 - w - t
-        (wf, wm, wb), (tf, tm, tb), (xf, xm, xb) = w.T, t.T, x.T
-        a2, a1, a0 = wf * wm, tf * wm + wf * tm, wf * xm + tf * tm + xf * wm
-        b1, b2 = tf * xm + xf * tm, xf * xm
-        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
-    (af, am, ab), (bf, bm, bb) = w.T, (w + t).T
-    one = np.ones_like(af)
-
-    def c(u: np.ndarray, v: np.ndarray, z: np.ndarray) -> np.ndarray:
-        return _copula(joint, u, v, z)
-    return (c(af, am, ab) - c(af, am, bb) - c(af, bm, ab) - c(af, bm, bb) + c(af, bm, one)
-            + c(af, one, bb) - c(bf, am, ab) - c(bf, am, bb) + c(bf, am, one) - c(bf, bm, ab)
-            + c(bf, bm, bb) + c(bf, one, ab) + c(one, am, bb) + c(one, bm, ab) - 1.0)
-
-
-def modelled(w: np.ndarray, t: np.ndarray, joint: np.ndarray | None, two_four: bool,
-             bonus: float) -> np.ndarray:
-    """Values from row win/tie chances (k, 3), the non-separable part from ``joint`` (None:
-    the rows independent)."""
-    if two_four:
-        extra = majority(w, t, joint)
-    else:
-        x = 1.0 - w - t
-        extra = np.empty(len(w))
-        KT.scoop_odds_many(NO_JOINT if joint is None else joint,
-                           *(np.ascontiguousarray(col) for col in
-                             (w[:, 0], w[:, 1], w[:, 2], x[:, 0], x[:, 1], x[:, 2])), extra)
-        extra *= bonus
-    return (2 * w + t - 1).sum(1) + extra
+def modelled(rules: Rules, splits: np.ndarray, w: np.ndarray, t: np.ndarray,
+             joint: np.ndarray | None) -> np.ndarray:
+    """Values of ``splits`` (k, 3 row strengths) from their row win/tie chances (k, 3), the
+    non-separable part from ``joint`` (None: the rows independent): the kernels' own split
+    values, but for two-four's unit from the copula, which no kernel plays."""
+    w, t = np.ascontiguousarray(w), np.ascontiguousarray(t)
+    if joint is not None and rules.scoring == "two-four":
+        return (2 * w + t - 1).sum(1) + majority_from_copula(w, t, joint)
+    scoring, bonus, net, single = kernel_params(rules)
+    out = np.empty(len(splits))
+    KT.split_values(splits, w, t, np.zeros_like(w), rules.royalty_array, scoring, bonus, net,
+                    single, NO_JOINT if joint is None else joint, out)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,9 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         own = hand_tables(rules, st, mine[h])
         w_own = np.stack([own.pw[r, splits[:, r]] for r in range(3)], axis=1)
         t_own = np.stack([own.pt[r, splits[:, r]] for r in range(3)], axis=1)
-        picks = (0, int(np.argmax(modelled(w_own, t_own, st.joint, two_four, bonus))),
-                 int(np.argmax(modelled(w, t, st.joint, two_four, bonus))),
-                 int(np.argmax(modelled(w, t, None, two_four, bonus))),
+        picks = (0, int(np.argmax(modelled(rules, splits, w_own, t_own, st.joint))),
+                 int(np.argmax(modelled(rules, splits, w, t, st.joint))),
+                 int(np.argmax(modelled(rules, splits, w, t, None))),
                  int(np.argmax(other)))
         for name, pick in zip(names, picks):
             regret[name].append(best - judge[pick])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from bench_support import load_benchmark
 from browser_support import CHROMIUM_ARGS, chromium_path, unavailable
 from hypothesis import HealthCheck, settings
 
@@ -30,16 +31,8 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def match_bench():
-    """``benchmarks/bench_advise_match.py`` as a module (it lives outside the package)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_advise_match.py"
-    spec = importlib.util.spec_from_file_location("bench_advise_match", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    """``benchmarks/bench_advise_match.py`` as a module, loaded once."""
+    return load_benchmark("bench_advise_match")
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from bench_support import load_benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,13 +133,7 @@ def test_bad_inference_settings_are_input_errors(infer):
 
 
 def test_inference_benchmark_runs_and_reports_each_setting(capsys):
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_big_two_inference.py"
-    spec = importlib.util.spec_from_file_location("bench_big_two_inference", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("bench_big_two_inference")
     assert bench.main(["--positions", "2", "--draws", "2", "--settings", "1:1:8", "3:1:8"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "ms a world" in line]
     assert len(lines) == 2
