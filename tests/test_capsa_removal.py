@@ -250,3 +250,66 @@ def test_alpha_scale_is_written_and_recorded(tmp_path, capsys):
             removal.main(["--hands", "1000", "--presets", "two-four", *bad, "-o", str(out)])
         assert exc.value.code == 2
         assert "--alpha-scale" in capsys.readouterr().err
+
+
+def test_fictitious_rounds_add_pools_set_by_the_tables_so_far(tmp_path):
+    """Round 1 of fictitious play sets fresh hands with the whole strategy (card removal,
+    suit terms, copula) built from round 0's pool, and the tables are those of both pools
+    together: written out here step by step from the module's parts."""
+    seed, hands, alpha = 7, 3000, removal.ALPHA * 0.75
+    start = str(tmp_path / "start.npz")
+    assert removal.main(["--hands", "3000", "--presets", "two-four", "--workers", "1",
+                         "--seed", "5", "-o", start]) == 0
+    got = removal.measure("two-four", start, hands, seed, 1, rounds=2, alpha=alpha,
+                          suit_scale=1.36)
+    index = removal.TRAINED_PRESETS.index("two-four")
+    pool0 = removal._pool("two-four", start, np.random.SeedSequence([seed, index, 0xCA2D]),
+                          hands, 1, None)
+    after0 = tmp_path / "after0.npz"
+    removal.write_arrays(after0, removal.model_arrays(pool0, "two-four", seed, alpha, 1.36), {})
+    st = tables_for(resolve_rules("two-four"), str(after0))
+    assert st.removal is not None and st.suit is not None and st.alpha == alpha
+    pool1 = removal._pool("two-four", str(after0),
+                          np.random.SeedSequence([seed, index, 0xCA2D, 1]), hands, 1, None)
+    want = removal.model(pool0 + pool1, "two-four", seed)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    assert got[0][0].sum() == 2 * hands  # no naturals under two-four: every hand sets rows
+    # the second pool is not the first one's strategy again: card removal moved some rows
+    plain = removal._pool("two-four", start, np.random.SeedSequence([seed, index, 0xCA2D, 1]),
+                          hands, 1, None)
+    assert (plain.rows != pool1.rows).any()
+
+
+def test_fictitious_play_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    """Stopped after two of three rounds and run again, the command writes the same file as
+    a run that never stopped, and leaves no checkpoint behind."""
+    args = ["--hands", "2000", "--presets", "two-four", "--workers", "1", "--rounds", "3",
+            "--alpha-scale", "two-four=0.75"]
+    whole = tmp_path / "whole.npz"
+    assert removal.main([*args, "-o", str(whole)]) == 0
+    out = tmp_path / "stopped.npz"
+    real_pool, calls = removal._pool, []
+
+    def stop_at_third(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_pool(*a, **k)
+
+    monkeypatch.setattr(removal, "_pool", stop_at_third)
+    with pytest.raises(KeyboardInterrupt):
+        removal.main([*args, "-o", str(out)])
+    ckpt = tmp_path / "stopped.npz.two-four.checkpoint.npz"
+    assert ckpt.exists() and not out.exists()
+    calls.clear()
+    monkeypatch.setattr(removal, "_pool", lambda *a, **k: (calls.append(1), real_pool(*a, **k))[1])
+    assert removal.main([*args, "-o", str(out)]) == 0
+    assert len(calls) == 1  # only the third round was played again
+    a, b = load_raw(str(whole)), load_raw(str(out))
+    for name in ("hist", "naturals", "removal", "joint"):
+        np.testing.assert_array_equal(a["two-four"][name], b["two-four"][name])
+    assert b["meta"]["removal"]["rounds"] == 3 and "--rounds 3" in b["meta"]["removal"]["command"]
+    assert not ckpt.exists()
+    with pytest.raises(SystemExit):
+        removal.main([*args[:-4], "--rounds", "0", "-o", str(out)])

@@ -32,17 +32,29 @@ histograms replace those of ``IN``, so the tables and their shifts describe one 
 opponent. The same pool gives the copula of the opponent's rows, ``joint``, which values the
 scoop (:mod:`solver.games.capsa.strategy.joint`). Deterministic for a seed whatever the number
 of workers.
+
+One pool describes the strategy that set it, but the strategy that plays the file is another
+one: it answers those tables with card removal. ``--rounds R`` goes on by fictitious play with
+the whole model in the loop: round ``r`` sets fresh hands with the ``table`` strategy of the
+tables measured on the pools of rounds 0 to ``r - 1`` together (card removal, suit terms and
+copula included), and the file holds the tables of all ``R`` pools together, so what they
+describe is the average of the strategies played, as self-play training averages its rounds.
+Each round is checkpointed beside the output (``OUT.PRESET.checkpoint.npz``); the same command
+run again resumes after the last round done.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from math import comb
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +68,13 @@ from solver.games.capsa.strategy.tables import (
     DATA_FILE,
     TRAINED_PRESETS,
     load_raw,
+    tables_digest,
     tables_for,
     training_preset,
     write_arrays,
 )
 from solver.games.capsa.strategy.train import chunk_sizes, deal_hands, total
+from solver.npzfile import BAD_FILE_ERRORS
 
 ALPHA = (13 / 39 - 13 / 52) / (13 * (13 / 51 - 13 / 52))
 
@@ -131,15 +145,38 @@ def _chunk(args: tuple) -> tuple[np.ndarray, ...]:
             np.bincount(codes, minlength=5).astype(np.int64), rows.astype(np.int16))
 
 
-def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
-            on_chunk: Callable[[], None] | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Histogram, naturals, card-removal shifts, the rows' copula and the suits' shifts
-    (:func:`suit_shifts`) of a pool of ``hands`` hands set by the strategy of the tables file
-    ``path`` under the rules ``spec`` (a preset or any rule set; the file's tables of the
-    preset it trains with)."""
-    key = training_preset(resolve_rules(spec))
-    seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0xCA2D])
+POOL_FIELDS = ("hist", "with_card", "held", "by_suit", "naturals", "rows")
+
+
+@dataclass
+class Pool:
+    """What a pool of hands set by a strategy leaves: :func:`pool_counts`' sums, the
+    naturals' counts and every hand's rows (for the copula). Pools of several rounds add up."""
+
+    hist: np.ndarray
+    with_card: np.ndarray
+    held: np.ndarray
+    by_suit: np.ndarray
+    naturals: np.ndarray
+    rows: np.ndarray
+
+    def __add__(self, other: Pool) -> Pool:
+        hist, with_card, held, by_suit, naturals = (
+            a + b for a, b in zip(self.counts(), other.counts()))
+        return Pool(hist, with_card, held, by_suit, naturals,
+                    np.concatenate([self.rows, other.rows]))
+
+    def counts(self) -> tuple[np.ndarray, ...]:
+        return self.hist, self.with_card, self.held, self.by_suit, self.naturals
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        values: tuple[np.ndarray, ...] = (*self.counts(), self.rows)
+        return dict(zip(POOL_FIELDS, values))
+
+
+def _pool(spec: RulesSpec, path: str, seeds: np.random.SeedSequence, hands: int,
+          workers: int, on_chunk: Callable[[], None] | None) -> Pool:
+    """The pool of ``hands`` hands set by the strategy of the tables file ``path``."""
     sizes = chunk_sizes(hands)
     chunk_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(len(sizes))]
     jobs = [(spec, path, s, n) for s, n in zip(chunk_seeds, sizes)]
@@ -154,10 +191,70 @@ def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
         if pool:
             pool.shutdown()
     hist, with_card, held, by_suit, naturals = (total([p[i] for p in parts]) for i in range(5))
-    rows = np.concatenate([p[5] for p in parts])
-    joint = copula_grids(rows, hist, np.random.default_rng(
+    return Pool(hist, with_card, held, by_suit, naturals, np.concatenate([p[5] for p in parts]))
+
+
+def model(pool: Pool, key: str, seed: int
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Histogram, naturals, card-removal shifts, the rows' copula and the suits' shifts of a
+    pool (the copula's ties spread by a generator seeded from ``seed`` and the preset)."""
+    joint = copula_grids(pool.rows, pool.hist, np.random.default_rng(
         np.random.SeedSequence([seed, TRAINED_PRESETS.index(key), 0x10E7])))
-    return hist, naturals, deltas(hist, with_card, held), joint, suit_shifts(by_suit)
+    return (pool.hist, pool.naturals, deltas(pool.hist, pool.with_card, pool.held), joint,
+            suit_shifts(pool.by_suit))
+
+
+def model_arrays(pool: Pool, key: str, seed: int, alpha: float,
+                 suit_scale: float) -> dict[str, np.ndarray]:
+    """A pool's tables as a tables file holds them under ``key`` (suit terms when
+    ``suit_scale`` > 0)."""
+    hist, naturals, delta, joint, suit = model(pool, key, seed)
+    arrays: dict[str, np.ndarray] = {
+        f"{key}/hist": np.asarray(hist, dtype=np.int64),
+        f"{key}/naturals": np.asarray(naturals, dtype=np.int64),
+        f"{key}/removal": delta.astype(np.float32), f"{key}/alpha": np.array(alpha),
+        f"{key}/joint": joint.astype(np.float32)}
+    if suit_scale > 0:
+        arrays[f"{key}/suit"] = suit.astype(np.float32)
+        arrays[f"{key}/suit_scale"] = np.array(suit_scale)
+    return arrays
+
+
+def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
+            on_chunk: Callable[[], None] | None = None, rounds: int = 1,
+            alpha: float = ALPHA, suit_scale: float = 0.0, start: Pool | None = None,
+            done: int = 0, on_round: Callable[[int, Pool], None] | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Histogram, naturals, card-removal shifts, the rows' copula and the suits' shifts
+    (:func:`suit_shifts`) of a pool of ``hands`` hands set by the strategy of the tables file
+    ``path`` under the rules ``spec`` (a preset or any rule set; the file's tables of the
+    preset it trains with).
+
+    ``rounds`` > 1 goes on by fictitious play with card removal in the loop: round ``r`` sets
+    ``hands`` fresh hands with the whole ``table`` strategy (card removal of strength
+    ``alpha``, suit terms of ``suit_scale``, the copula) built from the pools of rounds 0 to
+    ``r - 1`` together, and the result is the tables of all the rounds' pools together.
+    ``start`` holds the pools of the first ``done`` rounds (a resumed run); ``on_round(r,
+    pool)`` gets the pools after each round (to checkpoint them)."""
+    key = training_preset(resolve_rules(spec))
+    acc = start
+    with tempfile.TemporaryDirectory(prefix="capsa-removal-") as tmp:
+        for r in range(done, rounds):
+            words = [seed, TRAINED_PRESETS.index(key), 0xCA2D] + ([r] if r else [])
+            if r == 0:
+                played = path
+            else:
+                assert acc is not None
+                played = os.path.join(tmp, f"round{r}.npz")
+                write_arrays(Path(played), model_arrays(acc, key, seed, alpha, suit_scale),
+                             {"note": f"fictitious play, the tables after {r} rounds"})
+            fresh = _pool(spec, played, np.random.SeedSequence(words), hands, workers,
+                          on_chunk)
+            acc = fresh if acc is None else acc + fresh
+            if on_round is not None:
+                on_round(r + 1, acc)
+    assert acc is not None
+    return model(acc, key, seed)
 
 
 def _alpha_scales(ap: argparse.ArgumentParser, items: list[str],
@@ -177,6 +274,26 @@ def _alpha_scales(ap: argparse.ArgumentParser, items: list[str],
     return out
 
 
+def _resume(path: Path, key: dict[str, str]) -> tuple[int, Pool | None]:
+    """Rounds done and their pools from a checkpoint of the same run (none: start over)."""
+    if not path.exists():
+        return 0, None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            hist, with_card, held, by_suit, naturals, rows = (data[n] for n in POOL_FIELDS)
+            pool = Pool(hist, with_card, held, by_suit, naturals, rows)
+    except BAD_FILE_ERRORS:
+        print(f"  {path.name} is not a readable checkpoint: starting over", file=sys.stderr)
+        return 0, None
+    if {k: meta.get(k) for k in key} != key:
+        print(f"  {path.name} is the checkpoint of another run: starting over",
+              file=sys.stderr)
+        return 0, None
+    print(f"  resuming after {meta['rounds_done']} rounds from {path.name}", file=sys.stderr)
+    return int(meta["rounds_done"]), pool
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m solver.games.capsa.strategy.removal",
                                  description=__doc__,
@@ -192,10 +309,15 @@ def main(argv: list[str] | None = None) -> int:
                          "X times the first-principles ALPHA (default 1 for every preset)")
     ap.add_argument("--suit-scale", nargs="+", default=[], metavar="PRESET=X",
                     help="give a measured preset suit terms of this strength (default: none)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rounds of fictitious play with card removal in the loop (default 1: "
+                         "one pool, set by the strategy of --tables); each round checkpoints")
     ap.add_argument("-o", "--output", type=Path, required=True)
     args = ap.parse_args(argv)
     if args.hands < 1000:
         ap.error("--hands must be at least 1000")
+    if not 1 <= args.rounds <= 100:
+        ap.error("--rounds must be from 1 to 100")
     scale = _alpha_scales(ap, args.alpha_scale)
     suit_scale = {p: x for p, x in _alpha_scales(ap, args.suit_scale, "--suit-scale").items()
                   if x > 0}
@@ -207,12 +329,34 @@ def main(argv: list[str] | None = None) -> int:
         if set(given) - set(presets):
             ap.error(f"{option}: {', '.join(sorted(set(given) - set(presets)))} is not "
                      f"measured in this run (measured: {', '.join(presets)})")
+    command = (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
+               f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "
+               + (f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
+               + (f"--suit-scale {' '.join(args.suit_scale)} " if suit_scale else "")
+               + (f"--rounds {args.rounds} " if args.rounds > 1 else "")
+               + f"-o {args.output.name}")
     start = time.time()
     arrays: dict[str, np.ndarray] = {}
+    checkpoints = []
     for preset in (p for p in TRAINED_PRESETS if p in raw):
         if preset in presets:
-            hist, naturals, delta, joint, suit = measure(preset, str(args.tables), args.hands,
-                                                         args.seed, args.workers)
+            ckpt = args.output.with_name(f"{args.output.name}.{preset}.checkpoint.npz")
+            checkpoints.append(ckpt)
+            # the checkpoint is keyed by the command and the starting file's contents
+            key = {"command": command, "preset": preset,
+                   "tables": tables_digest(args.tables)}
+            done, pool = _resume(ckpt, key) if args.rounds > 1 else (0, None)
+
+            def save(r: int, acc: Pool, ckpt: Path = ckpt, key: dict = key) -> None:
+                if args.rounds > 1 and r < args.rounds:
+                    write_arrays(ckpt, acc.arrays(), {**key, "rounds_done": r})
+                print(f"  {preset}: round {r - 1} done, {time.time() - start:.0f} s",
+                      file=sys.stderr)
+
+            hist, naturals, delta, joint, suit = measure(
+                preset, str(args.tables), args.hands, args.seed, args.workers,
+                rounds=args.rounds, alpha=ALPHA * scale.get(preset, 1.0),
+                suit_scale=suit_scale.get(preset, 0.0), start=pool, done=done, on_round=save)
             arrays[f"{preset}/removal"] = delta.astype(np.float32)
             arrays[f"{preset}/alpha"] = np.array(ALPHA * scale.get(preset, 1.0))
             arrays[f"{preset}/joint"] = joint.astype(np.float32)
@@ -234,15 +378,13 @@ def main(argv: list[str] | None = None) -> int:
         arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
     meta: dict[str, Any] = dict(raw["meta"])
     meta["removal"] = {
-        "command": (f"python -m solver.games.capsa.strategy.removal --tables {args.tables.name} "
-                    f"--hands {args.hands} --seed {args.seed} --presets {' '.join(presets)} "
-                    + (f"--alpha-scale {' '.join(args.alpha_scale)} " if scale else "")
-                    + (f"--suit-scale {' '.join(args.suit_scale)} " if suit_scale else "")
-                    + f"-o {args.output.name}"),
+        "command": command,
         "hands": args.hands, "seed": args.seed, "presets": presets, "alpha_scale": scale,
-        "suit_scale": suit_scale,
+        "suit_scale": suit_scale, **({"rounds": args.rounds} if args.rounds > 1 else {}),
         "previous": raw["meta"].get("removal")}
     write_arrays(args.output, arrays, meta)
+    for ckpt in checkpoints:
+        ckpt.unlink(missing_ok=True)
     print(f"wrote {args.output} in {time.time() - start:.0f} s", file=sys.stderr)
     return 0
 
