@@ -203,8 +203,8 @@ def test_no_shift_plays_as_plain_table(removal_file):
     rules = resolve_rules("two-four")
     st = tables_for(rules, removal_file)
     flat = type(st)(**{**st.__dict__, "removal": np.zeros_like(st.removal), "suit": None})
-    plain = derive(load_raw(removal_file)["two-four"]["hist"],
-                   load_raw(removal_file)["two-four"]["naturals"], rules, "two-four")
+    raw = load_raw(removal_file)["two-four"]
+    plain = derive(raw["hist"], raw["naturals"], rules, "two-four", joint=raw.get("joint"))
     hands = deal(np.random.default_rng(2), 60, 1)[:, 0]
     np.testing.assert_allclose(table_play(hands, rules, flat)[1],
                                table_play(hands, rules, plain)[1], atol=1e-12)

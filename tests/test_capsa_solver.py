@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from solver.cards import format_cards
 from solver.errors import CardError, InputError
 from solver.games.capsa import kernels as K
+from solver.games.capsa.kernels import table as KT
 from solver.games.capsa import solve
 from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle
 from solver.games.capsa.lookup import SPLIT_PAIRS
@@ -61,10 +62,34 @@ def _py_grid(grid, u, v, w):
     return total
 
 
+def _py_majority_from_cells(grid, w, t):
+    """Two-four's unit, P(more rows won than lost) - P(fewer), under the joint model read as
+    what it is: a distribution of the opponent's three uniforms that is uniform within each
+    grid cell (its multilinear interpolation), each cell's mass from the grid by
+    differences; within a cell the three rows are independent, so the 27 outcomes of a cell
+    are products. A different computation from the kernel's sum over 14 points."""
+    n = grid.shape[0] - 1
+    mass = np.diff(np.diff(np.diff(grid, axis=0), axis=1), axis=2)
+    lo, hi = np.arange(n) / n, np.arange(1, n + 1) / n
+    parts = []
+    for wr, tr in zip(w, t):
+        won = np.clip((np.minimum(wr, hi) - lo) * n, 0, 1)
+        upto = np.clip((np.minimum(min(wr + tr, 1.0), hi) - lo) * n, 0, 1)
+        parts.append((won, upto - won, 1 - upto))  # I win, tie, lose, given the cell
+    total = 0.0
+    for outcome in itertools.product(range(3), repeat=3):
+        won, lost = outcome.count(0), outcome.count(2)
+        if won != lost:
+            p = np.einsum("ijk,i,j,k->", mass, parts[0][outcome[0]], parts[1][outcome[1]],
+                          parts[2][outcome[2]])
+            total += p * (1 if won > lost else -1)
+    return total
+
+
 def _py_table_value(rows, st_, rules):
     """The table value of a split from the rules' text: 27 outcomes of independent rows, the
-    scoop's chance (and being scooped's) then replaced by the tables' joint model of the
-    opponent's rows when they have one (two-four's unit keeps independent rows)."""
+    scoop's chance (and being scooped's), or two-four's unit for winning more rows, then
+    replaced by the tables' joint model of the opponent's rows when they have one."""
     probs = []
     for r, s in enumerate(rows):
         w, t = st_.pw[r, s], st_.pt[r, s]
@@ -92,6 +117,15 @@ def _py_table_value(rows, st_, rules):
         value += p * pts
     if rules.royalty_mode == "winner":
         value -= sum(st_.lr[r, s] for r, s in enumerate(rows))
+    if st_.joint is not None and rules.scoring == "two-four":
+        w = [st_.pw[r, s] for r, s in enumerate(rows)]
+        t = [st_.pt[r, s] for r, s in enumerate(rows)]
+        indep = 0.0
+        for outcome in itertools.product(range(3), repeat=3):
+            won, lost = outcome.count(0), outcome.count(2)
+            p = np.prod([(w[r], t[r], 1 - w[r] - t[r])[o] for r, o in enumerate(outcome)])
+            indep += p * ((won > lost) - (won < lost))
+        value += _py_majority_from_cells(st_.joint[0], w, t) - indep
     if st_.joint is not None and rules.scoring not in ("two-four", "basic"):
         w = [st_.pw[r, s] for r, s in enumerate(rows)]
         x = [1 - st_.pw[r, s] - st_.pt[r, s] for r, s in enumerate(rows)]
@@ -120,6 +154,57 @@ def test_table_values_match_the_plain_formula(hand, rules):
     for prune in (True, False):
         _, best, _ = table_play(h[None, :], r, prune=prune)
         assert best[0] == pytest.approx(values.max(), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_two_four_unit_reads_the_rows_joint_model(seed):
+    """Two-four's unit for winning more rows comes from the shipped joint model of the
+    opponent's rows (not their product): every valid split's value against the cell-by-cell
+    reference, and the searches' best against the best of them."""
+    r = resolve_rules("two-four")
+    h = np.sort(np.random.default_rng(seed).permutation(52)[:13]).astype(np.int64)
+    st_ = hand_tables(r, tables_for(r), h)
+    assert st_.joint is not None
+    _, v5, v3 = all_valid_splits(h, r)
+    n_max = 2 * len(SPLIT_PAIRS)
+    packed, values = np.empty(n_max, np.int64), np.empty(n_max)
+    n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, st_.pw, st_.pt, st_.lr, st_.roy,
+                          *kernel_params(r), st_.joint_grid, packed, values)
+    gaps = []
+    for i in np.random.default_rng(seed).choice(n, 12, replace=False):
+        p = int(packed[i])
+        rows = (int(v3[split_front(p)]), int(v5[split_middle(p)]), int(v5[split_back(p)]))
+        assert values[i] == pytest.approx(_py_table_value(rows, st_, r), abs=1e-9)
+        w = np.array([st_.pw[k, s] for k, s in enumerate(rows)])
+        t = np.array([st_.pt[k, s] for k, s in enumerate(rows)])
+        indep = np.empty(1)
+        KT.majority_odds_many(KT.NO_JOINT, *(np.array([x]) for x in
+                                             (w[0], t[0], w[1], t[1], w[2], t[2])), indep)
+        gaps.append(abs(_py_majority_from_cells(st_.joint[0], w, t) - indep[0]))
+    assert max(gaps) > 1e-3  # the joint model is not the product on these tables
+    for prune in (True, False):
+        _, best, _ = table_play(h[None, :], r, prune=prune)
+        assert best[0] == pytest.approx(values[:n].max(), abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=6, max_size=6))
+def test_two_four_unit_bound_is_above_the_model(u):
+    """The searches' bound of two-four's unit (the joint model at grid points) is never below
+    its value, and both grow with each row's win chance and tie chance."""
+    grid = tables_for(resolve_rules("two-four")).joint
+    w = [u[0], u[2], u[4]]
+    t = [u[1] * (1 - u[0]), u[3] * (1 - u[2]), u[5] * (1 - u[4])]
+    def unit(kernel, w, t):
+        out = np.empty(1)
+        kernel(grid, *[np.array([x]) for pair in zip(w, t) for x in pair], out)
+        return out[0]
+    exact = unit(KT.majority_odds_many, w, t)
+    assert exact == pytest.approx(_py_majority_from_cells(grid[0], w, t), abs=1e-9)
+    assert unit(KT.majority_bound_many, w, t) >= exact - 1e-12
+    step = 0.05 * (1 - w[0] - t[0])
+    assert unit(KT.majority_odds_many, [w[0] + step] + w[1:], t) >= exact - 1e-12  # loss -> win
+    assert unit(KT.majority_odds_many, w, [t[0] + step] + t[1:]) >= exact - 1e-12  # loss -> tie
 
 
 def _random_table(seed, players, foul_some=True):

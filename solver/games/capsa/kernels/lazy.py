@@ -269,7 +269,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 else:
                     ev = _table_ev(xv[0, i0, 0], xv[0, i0, 1], xv[1, im, 0], xv[1, im, 1], wb,
                                    tb, xv[0, i0, 3], xv[1, im, 3], rb, xv[0, i0, 4],
-                                   xv[1, im, 4], lb, scoring, bonus, net, single, joint)
+                                   xv[1, im, 4], lb, scoring, bonus, net, single, joint, True)
                 if ev >= thr:
                     n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:

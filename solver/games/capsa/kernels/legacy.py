@@ -80,7 +80,7 @@ def table_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_s
             fs = front_floor[s]
             u = _table_ev(pw[0, fs], pt[0, fs], pw[1, s], pt[1, s], wb[a], tb[a],
                           roy[0, fs], roy[1, s], rb[a], lr[0, fs], lr[1, s], lb[a],
-                          scoring, bonus, net, False, NO_JOINT)
+                          scoring, bonus, net, False, NO_JOINT, True)
             ub[a] = u
             if u > ub[top]:
                 top = a

@@ -350,9 +350,14 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                         ev += bonus * _scoop_odds(joint, fv[ff, 0], mv[mb, 0], wb, fv[ff, 2],
                                                   mv[mb, 2], xb)
                 else:
+                    if joint.shape[1] > 1 and (
+                            _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
+                                      fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
+                                      scoring, bonus, net, single, joint, False) < thr):
+                        continue  # not even its bound (the joint model at grid points) does
                     ev = _table_ev(fv[ff, 0], fv[ff, 1], mv[mb, 0], mv[mb, 1], wb, tb,
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
-                                   scoring, bonus, net, single, joint)
+                                   scoring, bonus, net, single, joint, True)
                 if ev >= thr:
                     n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
                     if n == k:

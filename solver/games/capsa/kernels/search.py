@@ -75,11 +75,12 @@ def _top_rank(mask):
 @njit(inline="always")
 def _nonseparable(wf, tf, wm, tm, wb, tb, scoring, bonus, joint):
     """A bound of the part of a split's value that is not a sum over rows: the scoop bonus
-    (from the ``joint`` model of the opponent's rows, bounded by grid corners), or two-four's
-    unit for winning more rows (rows taken as independent, exact). Both grow with each row's
-    win chance and fall with its loss chance, which the bounds rely on."""
+    or two-four's unit for winning more rows, both from the ``joint`` model of the
+    opponent's rows read at grid points (exact when the rows are taken as independent). Both
+    grow with each row's win chance and fall with its loss chance, which the bounds rely
+    on."""
     if scoring == TWO_FOUR:
-        return _majority_odds(wf, tf, wm, tm, wb, tb)
+        return _majority_odds(joint, wf, tf, wm, tm, wb, tb, False)
     if scoring == BASIC:
         return 0.0
     return bonus * _scoop_bound(joint, wf, wm, wb, 1.0 - wf - tf, 1.0 - wm - tm, 1.0 - wb - tb)
@@ -351,7 +352,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     order = np.empty(0, dtype=np.int64)
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
-    exact_after = simple and use_bonus and joint.shape[1] > 1
+    exact_after = use_bonus and joint.shape[1] > 1  # a bound first, the model's value after
     first = epoch[0]
     epoch[0] = first + hands.shape[0]
     for h in range(hands.shape[0]):
@@ -392,7 +393,7 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb], terms[TM, vb],
                                    wb, terms[TB, va], terms[RF, vf], terms[RM, vb],
                                    terms[RB, va], terms[LF, vf], terms[LM, vb], terms[LB, va],
-                                   scoring, bonus, net, single, joint)
+                                   scoring, bonus, net, single, joint, not exact_after)
                 evs[j] = ev if (vb <= va) & (vf <= vb) else -np.inf
             for j in range(56):
                 ev = evs[j]
@@ -403,9 +404,16 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                     if exact_after:
                         vb = v5[b]
                         vf = v3[f]
-                        ev = (terms[SF, vf] + terms[SM, vb] + sb
-                              + bonus * _scoop_odds(joint, terms[WF, vf], terms[WM, vb], wb,
-                                                    terms[XF, vf], terms[XM, vb], xb))
+                        if simple:
+                            ev = (terms[SF, vf] + terms[SM, vb] + sb
+                                  + bonus * _scoop_odds(joint, terms[WF, vf], terms[WM, vb],
+                                                        wb, terms[XF, vf], terms[XM, vb], xb))
+                        else:
+                            ev = _table_ev(terms[WF, vf], terms[TF, vf], terms[WM, vb],
+                                           terms[TM, vb], wb, terms[TB, va], terms[RF, vf],
+                                           terms[RM, vb], terms[RB, va], terms[LF, vf],
+                                           terms[LM, vb], terms[LB, va], scoring, bonus, net,
+                                           single, joint, True)
                         if ev < thr:
                             continue
                     n = _offer(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,

@@ -92,35 +92,86 @@ def scoop_chance(joint, wf, wm, wb):
 
 
 @njit(inline="always")
-def _majority_odds(wf, tf, wm, tm, wb, tb):
-    """Two-four's unit for winning more rows, P(more wins than losses) - P(fewer), with the
-    opponent's rows taken as independent: the distribution of the first two rows' sum, then
-    the third. It grows with each row's win chance and falls with its loss chance."""
-    xf = 1.0 - wf - tf
-    xm = 1.0 - wm - tm
-    xb = 1.0 - wb - tb
-    a2 = wf * wm
-    a1 = tf * wm + wf * tm
-    a0 = wf * xm + tf * tm + xf * wm
-    b1 = tf * xm + xf * tm
-    b2 = xf * xm
-    return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+def _cdf_at(joint, exact, n, u, v, w):
+    """The opponent rows' copula ``joint[0]`` at (u, v, w): interpolated, or (``exact``
+    false) at the grid point at or above each coordinate."""
+    if exact:
+        return _grid_at(joint, 0, u, v, w)
+    return joint[0, _cell_above(u, n), _cell_above(v, n), _cell_above(w, n)]
+
+
+@njit(inline="always")
+def _majority_odds(joint, wf, tf, wm, tm, wb, tb, exact):
+    """Two-four's unit for winning more rows: P(more wins than losses) - P(fewer).
+
+    With ``NO_JOINT`` the opponent's rows are taken as independent: the distribution of the
+    first two rows' sum, then the third. Else from the rows' copula: row ``r`` is won when
+    the opponent's uniform is below ``a_r = w_r``, tied up to ``b_r = w_r + t_r`` and lost
+    above, and summing by parts over the 27 outcomes writes the unit's expectation as a fixed
+    sum of the copula at the points with coordinates in {a, b, 1} (14 terms are not 0). The
+    unit grows with every ``a`` and ``b`` (a tie turned into a win, a loss into a tie), and
+    at grid points the model is the grid, so ``exact`` false (every point rounded up to the
+    grid) bounds it from above: what the searches' bounds use."""
+    if joint.shape[1] == 1:
+        xf = 1.0 - wf - tf
+        xm = 1.0 - wm - tm
+        xb = 1.0 - wb - tb
+        a2 = wf * wm
+        a1 = tf * wm + wf * tm
+        a0 = wf * xm + tf * tm + xf * wm
+        b1 = tf * xm + xf * tm
+        b2 = xf * xm
+        return (a2 + a1 * (wb + tb) + a0 * wb) - (b2 + b1 * (xb + tb) + a0 * xb)
+    n = joint.shape[1] - 1
+    af = wf
+    am = wm
+    ab = wb
+    bf = wf + tf
+    bm = wm + tm
+    bb = wb + tb
+    return (_cdf_at(joint, exact, n, af, am, ab) - _cdf_at(joint, exact, n, af, am, bb)
+            - _cdf_at(joint, exact, n, af, bm, ab) - _cdf_at(joint, exact, n, af, bm, bb)
+            + _cdf_at(joint, exact, n, af, bm, 1.0) + _cdf_at(joint, exact, n, af, 1.0, bb)
+            - _cdf_at(joint, exact, n, bf, am, ab) - _cdf_at(joint, exact, n, bf, am, bb)
+            + _cdf_at(joint, exact, n, bf, am, 1.0) - _cdf_at(joint, exact, n, bf, bm, ab)
+            + _cdf_at(joint, exact, n, bf, bm, bb) + _cdf_at(joint, exact, n, bf, 1.0, ab)
+            + _cdf_at(joint, exact, n, 1.0, am, bb) + _cdf_at(joint, exact, n, 1.0, bm, ab)
+            - 1.0)
+
+
+@njit
+def majority_odds_many(joint, wf, tf, wm, tm, wb, tb, out):
+    """:func:`_majority_odds` (the model's value) over arrays."""
+    for i in range(out.shape[0]):
+        out[i] = _majority_odds(joint, wf[i], tf[i], wm[i], tm[i], wb[i], tb[i], True)
+
+
+@njit
+def majority_bound_many(joint, wf, tf, wm, tm, wb, tb, out):
+    """:func:`_majority_odds`' bound (the joint model at grid points) over arrays."""
+    for i in range(out.shape[0]):
+        out[i] = _majority_odds(joint, wf[i], tf[i], wm[i], tm[i], wb[i], tb[i], False)
 
 
 @njit
 def _table_ev(wf, tf, wm, tm, wb, tb, rf, rm, rb, lf, lm, lb, scoring, bonus, net, single,
-              joint):
+              joint, exact):
     """Expected points against one opponent from per-row win/tie probabilities, own royalty
-    units ``r*`` and the opponent's expected royalty on its wins ``l*``; the scoop from the
-    ``joint`` model of the opponent's rows (two-four's unit takes them as independent)."""
+    units ``r*`` and the opponent's expected royalty on its wins ``l*``; the scoop and
+    two-four's unit from the ``joint`` model of the opponent's rows. ``exact`` false: an
+    upper bound instead (the model read at grid points, cheaper; what searches filter with
+    before they value a split exactly)."""
     xf = 1.0 - wf - tf
     xm = 1.0 - wm - tm
     xb = 1.0 - wb - tb
     ev = (wf - xf) + (wm - xm) + (wb - xb)
     if scoring == TWO_FOUR:
-        ev += _majority_odds(wf, tf, wm, tm, wb, tb)
+        ev += _majority_odds(joint, wf, tf, wm, tm, wb, tb, exact)
     elif scoring != BASIC:
-        ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
+        if exact:
+            ev += bonus * _scoop_odds(joint, wf, wm, wb, xf, xm, xb)
+        else:
+            ev += bonus * _scoop_bound(joint, wf, wm, wb, xf, xm, xb)
     if single:
         rf, rm, rb = keep_largest_royalty(rf, rm, rb)
     if net:
@@ -213,7 +264,7 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
                 ev += bonus * _scoop_odds(joint, wf[f], wm[b], wb[a], xf[f], xm[b], xb[a])
         else:
             ev = _table_ev(wf[f], tf[f], wm[b], tm[b], wb[a], tb[a], rf[f], rm[b], rb[a],
-                           lf[f], lm[b], lb[a], scoring, bonus, net, single, joint)
+                           lf[f], lm[b], lb[a], scoring, bonus, net, single, joint, True)
         out_ev[i] = ev
     return n
 
@@ -246,5 +297,6 @@ def split_values(rows, w, t, l, roy, scoring, bonus, net, single, joint, out):
                 ev += bonus * _scoop_odds(joint, w[i, 0], w[i, 1], w[i, 2], x[0], x[1], x[2])
         else:
             ev = _table_ev(w[i, 0], t[i, 0], w[i, 1], t[i, 1], w[i, 2], t[i, 2], rr[0], rr[1],
-                           rr[2], l[i, 0], l[i, 1], l[i, 2], scoring, bonus, net, single, joint)
+                           rr[2], l[i, 0], l[i, 1], l[i, 2], scoring, bonus, net, single, joint,
+                           True)
         out[i] = ev
