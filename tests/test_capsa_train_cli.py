@@ -70,6 +70,41 @@ def test_two_four_rules_get_the_shipped_suit_terms(tmp_path):
         build.make_plan(rules, suit_scale=5)
 
 
+def test_removal_rounds_play_fictitious_play_and_resume(tmp_path, monkeypatch):
+    """``removal_rounds`` runs the card-removal pass's fictitious play (recorded in the file
+    and its command); stopped in the middle of it, the same plan resumes after the rounds
+    done and writes the same file as a run that never stopped."""
+    from solver.games.capsa.strategy import removal as removal_pass
+
+    rules = {"preset": "two-four", "naturals": False}
+    plan = build.make_plan(rules, **TINY, removal_rounds=3)
+    whole = tmp_path / "whole.npz"
+    build.train_file(plan, whole, workers=1)
+    raw = load_raw(str(whole))
+    assert raw["meta"]["removal"]["rounds"] == 3 and "--removal-rounds 3" in raw["meta"]["command"]
+    assert raw["two-four"]["hist"][0].sum() == 3 * TINY["removal_hands"]  # three pools
+    out = tmp_path / "stopped.npz"
+    real_pool, calls = removal_pass._pool, []
+
+    def stop_at_third(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_pool(*a, **k)
+
+    monkeypatch.setattr(removal_pass, "_pool", stop_at_third)
+    with pytest.raises(KeyboardInterrupt):
+        build.train_file(plan, out, workers=1)
+    assert not out.exists()
+    monkeypatch.setattr(removal_pass, "_pool", real_pool)
+    build.train_file(plan, out, workers=1)
+    a, b = _arrays(whole), _arrays(out)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["stopped.npz", "whole.npz"]
+    with pytest.raises(InputError, match="removal_rounds"):
+        build.make_plan(rules, removal_rounds=0)
+
+
 def test_training_does_not_depend_on_workers(house_file, tmp_path):
     other = tmp_path / "house.npz"  # the name is in the command the file records
     build.train_file(build.make_plan(HOUSE, **TINY), other, workers=2)

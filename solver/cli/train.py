@@ -24,7 +24,7 @@ from solver.games.capsa.strategy.build import (
 
 def run(args: argparse.Namespace) -> int:
     plan = make_plan(args.rules, args.players, args.hands, args.rounds, args.removal_hands,
-                     args.seed, args.alpha_scale, args.suit_scale)
+                     args.seed, args.alpha_scale, args.suit_scale, args.removal_rounds)
     output = Path(args.output)
     bar = None
     if args.progress:
@@ -67,6 +67,11 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--removal-hands", type=int_arg("--removal-hands", MIN_HANDS, MAX_HANDS),
                    default=DEFAULT_REMOVAL_HANDS,
                    help=f"hands of the card-removal pass (default {DEFAULT_REMOVAL_HANDS:,})")
+    p.add_argument("--removal-rounds", type=int_arg("--removal-rounds", 1, MAX_ROUNDS),
+                   default=None,
+                   help="rounds of fictitious play with card removal in the loop after "
+                        "self-play (default: what the shipped file uses for the preset the "
+                        "rules train with, 16 for two-four, else 1)")
     p.add_argument("--seed", type=int_arg("--seed", 0), default=2026)
     p.add_argument("--alpha-scale", type=float_arg("--alpha-scale", 0.0, 4.0), default=None,
                    help="card-removal strength, times the first-principles one (default: what "

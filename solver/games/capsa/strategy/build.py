@@ -57,6 +57,13 @@ def shipped_alpha_scale(key: str) -> float:
     return 1.0 if scale is None else float(scale)
 
 
+def shipped_removal_rounds(key: str) -> int:
+    """The card-removal pass's rounds of fictitious play the shipped file made a preset with
+    (1: one pool)."""
+    meta: dict[str, Any] = dict(load_raw(str(DATA_FILE))["meta"])
+    return int(meta.get("by_preset", {}).get(key, {}).get("removal_rounds") or 1)
+
+
 def shipped_suit_scale(key: str) -> float:
     """The suit terms' strength the shipped file gives a preset (0: it has none)."""
     meta: dict[str, Any] = dict(load_raw(str(DATA_FILE))["meta"])
@@ -76,6 +83,7 @@ class TrainPlan:
     seed: int = 2026
     alpha_scale: float | None = None  # None: the shipped file's for the preset trained with
     suit_scale: float | None = None   # the same for the suit terms (0: none)
+    removal_rounds: int | None = None  # the same for the removal pass's fictitious play
 
     @property
     def key(self) -> str:
@@ -89,29 +97,37 @@ class TrainPlan:
     def suits(self) -> float:
         return shipped_suit_scale(self.key) if self.suit_scale is None else self.suit_scale
 
+    @property
+    def fp_rounds(self) -> int:
+        return (shipped_removal_rounds(self.key) if self.removal_rounds is None
+                else self.removal_rounds)
+
     def record(self) -> dict[str, Any]:
         # the suit scale only where there are suit terms: files without are as before
         return {"rules": self.rules.to_dict(), "players": self.players, "hands": self.hands,
                 "rounds": self.rounds, "removal_hands": self.removal_hands, "seed": self.seed,
-                "alpha_scale": self.scale, **({"suit_scale": self.suits} if self.suits else {})}
+                "alpha_scale": self.scale, **({"suit_scale": self.suits} if self.suits else {}),
+                **({"removal_rounds": self.fp_rounds} if self.fp_rounds > 1 else {})}
 
     def command(self, output: str) -> str:
         return (f"capsa train --rules '{json.dumps(self.rules.to_dict(), sort_keys=True)}' "
                 f"--players {self.players} --hands {self.hands} --rounds {self.rounds} "
                 f"--removal-hands {self.removal_hands} --seed {self.seed} "
                 f"--alpha-scale {self.scale:g} "
-                + (f"--suit-scale {self.suits:g} " if self.suits else "") + f"-o {output}")
+                + (f"--suit-scale {self.suits:g} " if self.suits else "")
+                + (f"--removal-rounds {self.fp_rounds} " if self.fp_rounds > 1 else "")
+                + f"-o {output}")
 
     def chunks(self, rounds_done: int = 0) -> int:
         """Chunks of work left after ``rounds_done`` rounds (what a progress bar counts)."""
         return ((self.rounds - rounds_done) * len(chunk_sizes(self.hands))
-                + len(chunk_sizes(self.removal_hands)))
+                + self.fp_rounds * len(chunk_sizes(self.removal_hands)))
 
 
 def make_plan(rules: object, players: int = 2, hands: int = DEFAULT_HANDS,
               rounds: int = DEFAULT_ROUNDS, removal_hands: int = DEFAULT_REMOVAL_HANDS,
               seed: int = 2026, alpha_scale: float | None = None,
-              suit_scale: float | None = None) -> TrainPlan:
+              suit_scale: float | None = None, removal_rounds: int | None = None) -> TrainPlan:
     """A checked :class:`TrainPlan`; :class:`InputError` names the first bad value."""
     from solver.validation import check_int
 
@@ -127,9 +143,11 @@ def make_plan(rules: object, players: int = 2, hands: int = DEFAULT_HANDS,
     if suit_scale is not None and not (isinstance(suit_scale, (int, float))
                                        and 0.0 <= suit_scale <= 4.0):
         raise InputError(f"suit_scale must be a number from 0 to 4, got {suit_scale!r}")
+    if removal_rounds is not None:
+        check_int("removal_rounds", removal_rounds, 1, MAX_ROUNDS)
     return TrainPlan(r, players, hands, rounds, removal_hands, seed,
                      None if alpha_scale is None else float(alpha_scale),
-                     None if suit_scale is None else float(suit_scale))
+                     None if suit_scale is None else float(suit_scale), removal_rounds)
 
 
 def checkpoint_path(output: Path) -> Path:
@@ -207,15 +225,31 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         assert st.total_hist is not None and st.total_nat is not None
         hist, naturals, deltas = st.total_hist, st.total_nat, st.deltas
     key = plan.key
+    fp_ckpt = output.with_name(output.name + ".removal" + CHECKPOINT_SUFFIX)
     fd, rows_file = tempfile.mkstemp(dir=output.resolve().parent, prefix=".rows-",
                                      suffix=".npz")
     os.close(fd)
     try:
         write_arrays(Path(rows_file), {f"{key}/hist": hist, f"{key}/naturals": naturals},
                      {"note": "self-play rows before the card-removal pass"})
-        log(f"card-removal pass over {plan.removal_hands:,} hands")
+        log(f"card-removal pass over {plan.removal_hands:,} hands"
+            + (f", {plan.fp_rounds} rounds of fictitious play" if plan.fp_rounds > 1 else ""))
+        # the pass's rounds checkpoint beside the self-play's
+        fp_key = {"plan": json.dumps(plan.record(), sort_keys=True)}
+        done, pool = (removal_pass.resume_pools(fp_ckpt, fp_key) if plan.fp_rounds > 1
+                      else (0, None))
+        if progress is not None and done:
+            progress(done * len(chunk_sizes(plan.removal_hands)))
+
+        def save(r: int, acc: removal_pass.Pool) -> None:
+            if r < plan.fp_rounds:
+                write_arrays(fp_ckpt, acc.arrays(), {**fp_key, "rounds_done": r})
+            log(f"card-removal round {r - 1} done")
+
         hist, naturals, delta, joint, suit = removal_pass.measure(
-            spec, rows_file, plan.removal_hands, plan.seed, workers, tick)
+            spec, rows_file, plan.removal_hands, plan.seed, workers, tick,
+            rounds=plan.fp_rounds, alpha=removal_pass.ALPHA * plan.scale,
+            suit_scale=plan.suits, start=pool, done=done, on_round=save)
     finally:
         os.unlink(rows_file)
     meta: dict[str, Any] = {
@@ -224,7 +258,8 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         "hands_per_round": plan.hands, "rounds": plan.rounds, "presets": [key],
         "last_change": deltas[-1],
         "removal": {"hands": plan.removal_hands, "seed": plan.seed,
-                    "alpha_scale": plan.scale, **({"suit_scale": plan.suits} if plan.suits else {})},
+                    "alpha_scale": plan.scale, **({"suit_scale": plan.suits} if plan.suits else {}),
+                    **({"rounds": plan.fp_rounds} if plan.fp_rounds > 1 else {})},
     }
     arrays: dict[str, np.ndarray] = {f"{key}/hist": np.asarray(hist, dtype=np.int64),
               f"{key}/naturals": np.asarray(naturals, dtype=np.int64),
@@ -236,4 +271,5 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
         arrays[f"{key}/suit_scale"] = np.array(plan.suits)
     write_arrays(output, arrays, meta)
     ckpt.unlink(missing_ok=True)
+    fp_ckpt.unlink(missing_ok=True)
     return meta

@@ -40,7 +40,9 @@ def _origin(meta: dict, preset: str) -> dict[str, Any]:
                                      last.get(preset) if isinstance(last, dict) else last),
             "removal": removal.get("command") if preset in removal.get("presets", ()) else None,
             "alpha_scale": (removal.get("alpha_scale") or {}).get(preset),
-            "suit_scale": (removal.get("suit_scale") or {}).get(preset)}
+            "suit_scale": (removal.get("suit_scale") or {}).get(preset),
+            **({"removal_rounds": removal["rounds"]}
+               if removal.get("rounds") and preset in removal.get("presets", ()) else {})}
 
 
 def merge(base: str | Path, new: str | Path, out: str | Path) -> dict[str, Any]:

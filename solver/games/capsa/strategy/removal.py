@@ -274,7 +274,7 @@ def _alpha_scales(ap: argparse.ArgumentParser, items: list[str],
     return out
 
 
-def _resume(path: Path, key: dict[str, str]) -> tuple[int, Pool | None]:
+def resume_pools(path: Path, key: dict[str, str]) -> tuple[int, Pool | None]:
     """Rounds done and their pools from a checkpoint of the same run (none: start over)."""
     if not path.exists():
         return 0, None
@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             # the checkpoint is keyed by the command and the starting file's contents
             key = {"command": command, "preset": preset,
                    "tables": tables_digest(args.tables)}
-            done, pool = _resume(ckpt, key) if args.rounds > 1 else (0, None)
+            done, pool = resume_pools(ckpt, key) if args.rounds > 1 else (0, None)
 
             def save(r: int, acc: Pool, ckpt: Path = ckpt, key: dict = key) -> None:
                 if args.rounds > 1 and r < args.rounds:
