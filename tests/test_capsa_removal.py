@@ -311,5 +311,11 @@ def test_fictitious_play_resumes_from_its_checkpoint(tmp_path, monkeypatch):
         np.testing.assert_array_equal(a["two-four"][name], b["two-four"][name])
     assert b["meta"]["removal"]["rounds"] == 3 and "--rounds 3" in b["meta"]["removal"]["command"]
     assert not ckpt.exists()
+    monkeypatch.setattr(removal, "_pool", real_pool)
+    two = tmp_path / "two.npz"  # and whatever the number of workers
+    assert removal.main([*args[:5], "2", *args[6:], "-o", str(two)]) == 0
+    c = load_raw(str(two))
+    for name in ("hist", "naturals", "removal", "joint"):
+        np.testing.assert_array_equal(a["two-four"][name], c["two-four"][name])
     with pytest.raises(SystemExit):
         removal.main([*args[:-4], "--rounds", "0", "-o", str(out)])
