@@ -171,6 +171,18 @@ def test_served_logs_are_json_lines_with_the_request_id(served):
     assert access[0]["path"] == "/healthz" and access[0]["status"] == 200
 
 
+def _wait_in_flight(port: int, n: int, timeout: float = 20) -> None:
+    """Until ``/metrics`` counts ``n`` requests being served (a busy machine may take a while
+    to accept a request: a fixed sleep could signal before it arrived)."""
+    end = time.monotonic() + timeout
+    key = ("capsa_http_requests_in_flight", ())
+    while time.monotonic() < end:
+        if _samples(_get(port, "GET", "/metrics")[2].decode()).get(key, 0) >= n:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the request was not in flight after {timeout} s")
+
+
 @pytest.mark.parametrize("front", FRONTS)
 def test_sigterm_lets_the_request_in_flight_finish(front):
     """A Monte Carlo request (about a second) running when SIGTERM arrives still gets its
@@ -185,7 +197,7 @@ def test_sigterm_lets_the_request_in_flight_finish(front):
 
         t = threading.Thread(target=ask, daemon=True)
         t.start()
-        time.sleep(0.3)  # the request is in the pool by now
+        _wait_in_flight(srv.port, 2)  # the slow request and this scrape: it is being served
         signalled = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
         t.join(60)
