@@ -266,7 +266,8 @@ def test_fictitious_rounds_add_pools_set_by_the_tables_so_far(tmp_path):
     pool0 = removal._pool("two-four", start, np.random.SeedSequence([seed, index, 0xCA2D]),
                           hands, 1, None)
     after0 = tmp_path / "after0.npz"
-    removal.write_arrays(after0, removal.model_arrays(pool0, "two-four", seed, alpha, 1.36), {})
+    removal.write_arrays(after0, removal.file_arrays(
+        "two-four", removal.model(pool0, "two-four", seed), alpha, 1.36), {})
     st = tables_for(resolve_rules("two-four"), str(after0))
     assert st.removal is not None and st.suit is not None and st.alpha == alpha
     pool1 = removal._pool("two-four", str(after0),

@@ -234,22 +234,12 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
                      {"note": "self-play rows before the card-removal pass"})
         log(f"card-removal pass over {plan.removal_hands:,} hands"
             + (f", {plan.fp_rounds} rounds of fictitious play" if plan.fp_rounds > 1 else ""))
-        # the pass's rounds checkpoint beside the self-play's
-        fp_key = {"plan": json.dumps(plan.record(), sort_keys=True)}
-        done, pool = (removal_pass.resume_pools(fp_ckpt, fp_key) if plan.fp_rounds > 1
-                      else (0, None))
-        if progress is not None and done:
-            progress(done * len(chunk_sizes(plan.removal_hands)))
-
-        def save(r: int, acc: removal_pass.Pool) -> None:
-            if r < plan.fp_rounds:
-                write_arrays(fp_ckpt, acc.arrays(), {**fp_key, "rounds_done": r})
-            log(f"card-removal round {r - 1} done")
-
-        hist, naturals, delta, joint, suit = removal_pass.measure(
+        measured = removal_pass.measure(
             spec, rows_file, plan.removal_hands, plan.seed, workers, tick,
             rounds=plan.fp_rounds, alpha=removal_pass.ALPHA * plan.scale,
-            suit_scale=plan.suits, start=pool, done=done, on_round=save)
+            suit_scale=plan.suits, checkpoint=fp_ckpt,  # beside the self-play's
+            checkpoint_key={"plan": json.dumps(plan.record(), sort_keys=True)},
+            on_round=lambda r: log(f"card-removal round {r - 1} done"))
     finally:
         os.unlink(rows_file)
     meta: dict[str, Any] = {
@@ -261,14 +251,8 @@ def train_file(plan: TrainPlan, output: Path, workers: int = 1,
                     "alpha_scale": plan.scale, **({"suit_scale": plan.suits} if plan.suits else {}),
                     **({"rounds": plan.fp_rounds} if plan.fp_rounds > 1 else {})},
     }
-    arrays: dict[str, np.ndarray] = {f"{key}/hist": np.asarray(hist, dtype=np.int64),
-              f"{key}/naturals": np.asarray(naturals, dtype=np.int64),
-              f"{key}/removal": delta.astype(np.float32),
-              f"{key}/alpha": np.array(removal_pass.ALPHA * plan.scale),
-              f"{key}/joint": joint.astype(np.float32)}
-    if plan.suits:
-        arrays[f"{key}/suit"] = suit.astype(np.float32)
-        arrays[f"{key}/suit_scale"] = np.array(plan.suits)
+    arrays = removal_pass.file_arrays(key, measured, removal_pass.ALPHA * plan.scale,
+                                      plan.suits)
     write_arrays(output, arrays, meta)
     ckpt.unlink(missing_ok=True)
     fp_ckpt.unlink(missing_ok=True)

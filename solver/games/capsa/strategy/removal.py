@@ -204,11 +204,11 @@ def model(pool: Pool, key: str, seed: int
             suit_shifts(pool.by_suit))
 
 
-def model_arrays(pool: Pool, key: str, seed: int, alpha: float,
-                 suit_scale: float) -> dict[str, np.ndarray]:
-    """A pool's tables as a tables file holds them under ``key`` (suit terms when
-    ``suit_scale`` > 0)."""
-    hist, naturals, delta, joint, suit = model(pool, key, seed)
+def file_arrays(key: str, measured: tuple[np.ndarray, ...], alpha: float,
+                suit_scale: float) -> dict[str, np.ndarray]:
+    """What :func:`model` (or :func:`measure`) gives, as a tables file holds it under ``key``
+    (suit terms when ``suit_scale`` > 0)."""
+    hist, naturals, delta, joint, suit = measured
     arrays: dict[str, np.ndarray] = {
         f"{key}/hist": np.asarray(hist, dtype=np.int64),
         f"{key}/naturals": np.asarray(naturals, dtype=np.int64),
@@ -222,8 +222,9 @@ def model_arrays(pool: Pool, key: str, seed: int, alpha: float,
 
 def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
             on_chunk: Callable[[], None] | None = None, rounds: int = 1,
-            alpha: float = ALPHA, suit_scale: float = 0.0, start: Pool | None = None,
-            done: int = 0, on_round: Callable[[int, Pool], None] | None = None
+            alpha: float = ALPHA, suit_scale: float = 0.0, checkpoint: Path | None = None,
+            checkpoint_key: dict[str, str] | None = None,
+            on_round: Callable[[int], object] | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Histogram, naturals, card-removal shifts, the rows' copula and the suits' shifts
     (:func:`suit_shifts`) of a pool of ``hands`` hands set by the strategy of the tables file
@@ -234,10 +235,17 @@ def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
     ``hands`` fresh hands with the whole ``table`` strategy (card removal of strength
     ``alpha``, suit terms of ``suit_scale``, the copula) built from the pools of rounds 0 to
     ``r - 1`` together, and the result is the tables of all the rounds' pools together.
-    ``start`` holds the pools of the first ``done`` rounds (a resumed run); ``on_round(r,
-    pool)`` gets the pools after each round (to checkpoint them)."""
+    With ``checkpoint``, the pools are written there after each round but the last, under
+    ``checkpoint_key``, and a checkpoint of the same key resumes after its rounds (their
+    chunks count as done for ``on_chunk``); the caller deletes it once its output is written.
+    ``on_round(r)`` is told of each round done."""
     key = training_preset(resolve_rules(spec))
-    acc = start
+    keyed = checkpoint_key or {}
+    done, acc = (resume_pools(checkpoint, keyed) if checkpoint is not None and rounds > 1
+                 else (0, None))
+    if on_chunk is not None:
+        for _ in range(done * len(chunk_sizes(hands))):
+            on_chunk()
     with tempfile.TemporaryDirectory(prefix="capsa-removal-") as tmp:
         for r in range(done, rounds):
             words = [seed, TRAINED_PRESETS.index(key), 0xCA2D] + ([r] if r else [])
@@ -246,13 +254,16 @@ def measure(spec: RulesSpec, path: str, hands: int, seed: int, workers: int,
             else:
                 assert acc is not None
                 played = os.path.join(tmp, f"round{r}.npz")
-                write_arrays(Path(played), model_arrays(acc, key, seed, alpha, suit_scale),
+                write_arrays(Path(played),
+                             file_arrays(key, model(acc, key, seed), alpha, suit_scale),
                              {"note": f"fictitious play, the tables after {r} rounds"})
             fresh = _pool(spec, played, np.random.SeedSequence(words), hands, workers,
                           on_chunk)
             acc = fresh if acc is None else acc + fresh
+            if checkpoint is not None and rounds > 1 and r + 1 < rounds:
+                write_arrays(checkpoint, acc.arrays(), {**keyed, "rounds_done": r + 1})
             if on_round is not None:
-                on_round(r + 1, acc)
+                on_round(r + 1)
     assert acc is not None
     return model(acc, key, seed)
 
@@ -342,27 +353,17 @@ def main(argv: list[str] | None = None) -> int:
         if preset in presets:
             ckpt = args.output.with_name(f"{args.output.name}.{preset}.checkpoint.npz")
             checkpoints.append(ckpt)
-            # the checkpoint is keyed by the command and the starting file's contents
-            key = {"command": command, "preset": preset,
-                   "tables": tables_digest(args.tables)}
-            done, pool = resume_pools(ckpt, key) if args.rounds > 1 else (0, None)
-
-            def save(r: int, acc: Pool, ckpt: Path = ckpt, key: dict = key) -> None:
-                if args.rounds > 1 and r < args.rounds:
-                    write_arrays(ckpt, acc.arrays(), {**key, "rounds_done": r})
-                print(f"  {preset}: round {r - 1} done, {time.time() - start:.0f} s",
-                      file=sys.stderr)
-
-            hist, naturals, delta, joint, suit = measure(
+            alpha, suits = ALPHA * scale.get(preset, 1.0), suit_scale.get(preset, 0.0)
+            measured = measure(
                 preset, str(args.tables), args.hands, args.seed, args.workers,
-                rounds=args.rounds, alpha=ALPHA * scale.get(preset, 1.0),
-                suit_scale=suit_scale.get(preset, 0.0), start=pool, done=done, on_round=save)
-            arrays[f"{preset}/removal"] = delta.astype(np.float32)
-            arrays[f"{preset}/alpha"] = np.array(ALPHA * scale.get(preset, 1.0))
-            arrays[f"{preset}/joint"] = joint.astype(np.float32)
-            if preset in suit_scale:
-                arrays[f"{preset}/suit"] = suit.astype(np.float32)
-                arrays[f"{preset}/suit_scale"] = np.array(suit_scale[preset])
+                rounds=args.rounds, alpha=alpha, suit_scale=suits, checkpoint=ckpt,
+                # keyed by the command and the starting file's contents
+                checkpoint_key={"command": command, "preset": preset,
+                                "tables": tables_digest(args.tables)},
+                on_round=lambda r: print(
+                    f"  {preset}: round {r - 1} done, {time.time() - start:.0f} s",
+                    file=sys.stderr))  # called before the loop moves on: no late binding
+            arrays.update(file_arrays(preset, measured, alpha, suits))
             print(f"  {preset}: {args.hands} hands, {time.time() - start:.0f} s", file=sys.stderr)
         else:
             hist, naturals = raw[preset]["hist"], raw[preset]["naturals"]
@@ -374,8 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             if "suit" in raw[preset]:
                 arrays[f"{preset}/suit"] = raw[preset]["suit"].astype(np.float32)
                 arrays[f"{preset}/suit_scale"] = np.array(raw[preset]["suit_scale"])
-        arrays[f"{preset}/hist"] = np.asarray(hist, dtype=np.int64)
-        arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
+            arrays[f"{preset}/hist"] = np.asarray(hist, dtype=np.int64)
+            arrays[f"{preset}/naturals"] = np.asarray(naturals, dtype=np.int64)
     meta: dict[str, Any] = dict(raw["meta"])
     meta["removal"] = {
         "command": command,
