@@ -22,6 +22,7 @@ checked against the response model (an answer that breaks it is a logged 500). W
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any, cast
@@ -178,6 +179,102 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# a ``\\uD800``-``\\uDFFF`` escape: the only way a parsed string can hold a surrogate once
+# the bytes are strict UTF-8 (a pair is fine, a lone one is not text)
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _where(path: list[Any]) -> str:
+    """A field's path as the error messages write it, every part ASCII (a key may hold
+    anything the client sent)."""
+    return ".".join(p if isinstance(p, int) or (isinstance(p, str) and p.isascii()
+                                                and p.isprintable()) else json.dumps(p)
+                    for p in (str(x) if isinstance(x, int) else x for x in path)) or "body"
+
+
+def _find(doc: Any, bad: Callable[[Any], bool]) -> list[Any] | None:
+    """The path of the first key or value of ``doc`` for which ``bad`` holds (iterative: the
+    depth is bounded by :data:`MAX_JSON_DEPTH`, not by Python's stack)."""
+    stack: list[tuple[Any, list[Any]]] = [(doc, [])]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if bad(k):
+                    return path + [k]
+                stack.append((v, path + [k]))
+        elif isinstance(node, list):
+            stack.extend((v, path + [i]) for i, v in enumerate(node))
+        elif bad(node):
+            return path
+    return None
+
+
+def _lone_surrogate(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def parse_json_text(raw: bytes) -> Any:
+    """A JSON text parsed as the API reads every body: strict UTF-8 (a BOM is allowed) with no
+    lone surrogate, escaped or not (RFC 8259 and I-JSON, RFC 7493: such a string is not text and
+    can never be answered back), no ``NaN``/``Infinity``, no number beyond a double, no deeper
+    nesting than :data:`MAX_JSON_DEPTH`. Raises :class:`ApiError`: 400 ``bad_json`` (not
+    UTF-8 text), 400 ``malformed_json`` (not JSON), 422 ``number_out_of_range`` (naming the
+    field).
+
+    >>> parse_json_text(b'{"a": "\\\\ud83d\\\\ude00"}')  # an escaped pair is one character
+    {'a': '😀'}
+    >>> parse_json_text(b'{"a": ["\\\\ud800"]}')
+    Traceback (most recent call last):
+    api.endpoint.ApiError: malformed JSON: a string holds a lone UTF-16 surrogate (not text), at a.0
+    >>> parse_json_text(b'{"x": {"y": 1e400}}')
+    Traceback (most recent call last):
+    api.endpoint.ApiError: x.y: number out of range (beyond a 64-bit float)
+    """
+    if json_depth_exceeds(raw):
+        raise ApiError(400, "malformed_json",
+                       f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, "bad_json", f"malformed JSON: the body is not UTF-8 text "
+                       f"({exc.reason} at byte {exc.start})") from None
+    overflow = False
+
+    def parse_float(s: str) -> float:
+        nonlocal overflow
+        value = float(s)
+        overflow = overflow or not math.isfinite(value)
+        return value
+
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=parse_float)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "malformed_json", f"malformed JSON: {exc}") from None
+    if _SURROGATE_ESCAPE.search(raw):
+        path = _find(data, _lone_surrogate)
+        if path is not None:
+            raise ApiError(400, "bad_json", "malformed JSON: a string holds a lone UTF-16 "
+                           f"surrogate (not text), at {_where(path)}")
+    if overflow:
+        path = _find(data, _non_finite) or []
+        where = _where(path)
+        raise ApiError(SEMANTIC_STATUS, "number_out_of_range",
+                       f"{where}: number out of range (beyond a 64-bit float)",
+                       [{"loc": path, "message": "number out of range"}])
+    return data
+
+
 def read_json_body(req: Request) -> dict[str, Any]:
     """The body parsed as a JSON object; every way it can be wrong is a 4xx :class:`ApiError`."""
     if req.mimetype != "application/json":
@@ -193,13 +290,7 @@ def read_json_body(req: Request) -> dict[str, Any]:
         # InvalidChunkSize / NoMoreData on a malformed chunked body, a reset connection
         raise ApiError(400, "malformed_body",
                        f"the request body could not be read: {type(exc).__name__}") from None
-    if json_depth_exceeds(raw):
-        raise ApiError(400, "malformed_json",
-                       f"malformed JSON: nested deeper than {MAX_JSON_DEPTH} levels")
-    try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise ApiError(400, "malformed_json", f"malformed JSON: {exc}") from None
+    data = parse_json_text(raw)
     if not isinstance(data, dict):
         raise ApiError(400, "invalid_request",
                        f"request body must be a JSON object, got {type(data).__name__}")

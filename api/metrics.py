@@ -1,14 +1,18 @@
 """``GET /metrics``: the service's figures in the Prometheus text format (prometheus-client).
 
 - ``capsa_http_requests_total{route, method, status}``: answers, by route template (so a
-  session token or a wrong path never becomes a label: unknown paths count as ``<unmatched>``).
+  session token or a wrong path never becomes a label: unknown paths count as ``<unmatched>``)
+  and method (HTTP's nine; any other token a client sends counts as ``other``): every label
+  takes a bounded set of values.
 - ``capsa_http_request_duration_seconds{route, method}``: latency histogram.
 - ``capsa_http_requests_in_flight``: requests being served now.
 - ``capsa_compute_jobs``: costly requests sent to the compute pool and not yet answered
   (running or waiting for a pool process).
 - ``capsa_compute_refusals_total{reason}``: ``busy`` (503 ``compute_busy``), ``deadline``
   (stopped at the deadline, 503 ``deadline_exceeded``), ``unavailable``.
-- ``capsa_sessions_live``: game sessions in the store, read at scrape time.
+- ``capsa_storage_errors_total``: requests answered 503 ``storage_unavailable``.
+- ``capsa_sessions_live``: game sessions in the store, read at scrape time, and
+  ``capsa_sessions_store_up`` (0 when the store could not be read).
 
 Under ``capsa serve`` several gunicorn workers answer: prometheus-client's multiprocess mode
 (``PROMETHEUS_MULTIPROC_DIR``, set by ``capsa serve`` before the app is built) adds their
@@ -22,7 +26,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, Response, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 
 from api.request_id import request_seconds
 
@@ -30,6 +34,9 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0, 30.0)
 UNMATCHED = "<unmatched>"
+OTHER = "other"
+HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+                          "PATCH"})
 
 bp = Blueprint("metrics", __name__)
 
@@ -41,6 +48,7 @@ class Metrics:
     in_flight: Any
     compute_jobs: Any
     refusals: Any
+    storage_errors: Any
     registry: Any  # this process's registry; None in multiprocess mode (values in files)
 
 
@@ -75,9 +83,27 @@ def metrics() -> Metrics:
             refusals=Counter("capsa_compute_refusals",
                              "Costly requests refused or stopped, by reason", ["reason"],
                              registry=registry),
+            storage_errors=Counter("capsa_storage_errors",
+                                   "Requests answered 503 storage_unavailable: the sessions "
+                                   "store could not be read or written", registry=registry),
             registry=registry,
         )
     return _METRICS
+
+
+def method_label(method: str) -> str:
+    """The ``method`` label: one of HTTP's own methods, else ``other`` (a client may send any
+    token as a method; each would otherwise become a series of its own).
+
+    >>> method_label("POST"), method_label("FOO"), method_label("get")
+    ('POST', 'other', 'other')
+    """
+    return method if method in HTTP_METHODS else OTHER
+
+
+def count_storage_error() -> None:
+    """A request answered 503 ``storage_unavailable``: the sessions store failed."""
+    metrics().storage_errors.inc()
 
 
 def count_refusal(reason: str) -> None:
@@ -87,15 +113,28 @@ def count_refusal(reason: str) -> None:
 
 class _SessionsCollector:
     """``capsa_sessions_live``, read from the app's session store when scraped (inside the
-    scrape's request)."""
+    scrape's request), and ``capsa_sessions_store_up``: 0 when the store cannot be read (the
+    figures are still served)."""
 
     def collect(self) -> Any:
         from prometheus_client.core import GaugeMetricFamily
 
-        from api.routes.sessions import service
-
+        svc = current_app.extensions.get("sessions")
+        if svc is None:
+            return
+        up = GaugeMetricFamily("capsa_sessions_store_up",
+                               "1 when the sessions store could be read at this scrape")
+        try:
+            live = svc.store.stats()["sessions"]
+        except Exception as exc:  # the store's own failure: shown as a figure, not a 500
+            current_app.logger.error("sessions store unreadable at scrape: %s", exc)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
         family = GaugeMetricFamily("capsa_sessions_live", "Game sessions in the store")
-        family.add_metric([], service().store.stats()["sessions"])
+        family.add_metric([], live)
         yield family
 
 
@@ -157,7 +196,8 @@ def init_metrics(app: Flask) -> None:
             m.in_flight.dec()
             seconds = request_seconds() or 0.0  # the request id's hook noted the start first
             rule = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-            m.requests.labels(route=rule, method=request.method,
+            method = method_label(request.method)
+            m.requests.labels(route=rule, method=method,
                               status=str(response.status_code)).inc()
-            m.latency.labels(route=rule, method=request.method).observe(seconds)
+            m.latency.labels(route=rule, method=method).observe(seconds)
         return response

@@ -1,15 +1,19 @@
-"""Service routes: health, the OpenAPI document, its docs page and the web page."""
+"""Service routes: liveness (``/healthz``: the process answers) and readiness (``/readyz``:
+every dependency checked now), the OpenAPI document, its docs page and the web page."""
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any, Literal
 
 from flask import Blueprint, current_app, send_from_directory
 from flask.typing import ResponseReturnValue
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from api.endpoint import SPEC, json_endpoint
+from api.endpoint import SPEC, ApiError, json_endpoint
 from api.openapi import docs_page
+from solver.executors.pool import call_function
 
 bp = Blueprint("meta", __name__)
 
@@ -23,6 +27,65 @@ class Health(BaseModel):
 @json_endpoint(bp, "/healthz", None, Health, method="GET", summary="Liveness check")
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
+
+
+READY_PROBE_S = 2.0  # how long the compute pool may take to answer the readiness probe
+
+
+class Check(BaseModel):
+    ok: bool
+    detail: str = Field(description="what was checked, or why it failed")
+
+
+class Ready(BaseModel):
+    """Every dependency answered: the sessions store was written, the kernels are warm, the
+    compute pool ran a job."""
+
+    status: Literal["ok"]
+    checks: dict[str, Check]
+
+
+def _check_sessions() -> str:
+    svc = current_app.extensions.get("sessions")
+    if svc is None:
+        raise RuntimeError("the sessions store was never opened")
+    svc.store.check()
+    return "the sessions store was read and written"
+
+
+def _check_kernels() -> str:
+    if current_app.config.get("WARMUP") and not current_app.extensions.get("warmed_up"):
+        raise RuntimeError("the numba kernels are not warmed up")
+    return "warm" if current_app.config.get("WARMUP") else "not warmed at start (WARMUP off)"
+
+
+def _check_compute() -> str:
+    path = current_app.config.get("COMPUTE_SOCKET")
+    if not path:
+        return "no compute pool: costly requests run in the web workers"
+    pid = call_function(path, time.time() + READY_PROBE_S, os.getpid)
+    return f"a pool process ({pid}) answered"
+
+
+_CHECKS = {"sessions": _check_sessions, "kernels": _check_kernels, "compute": _check_compute}
+
+
+@json_endpoint(bp, "/readyz", None, Ready, method="GET", errors=(503,),
+               summary="Readiness: each dependency checked now (503 not_ready naming the "
+                       "failed ones)")
+def readyz() -> dict[str, Any]:
+    checks: dict[str, dict[str, Any]] = {}
+    for name, check in _CHECKS.items():
+        try:
+            checks[name] = {"ok": True, "detail": check()}
+        except Exception as exc:  # each failure is the answer's content, not a crash
+            checks[name] = {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:300]}
+    failed = [name for name, c in checks.items() if not c["ok"]]
+    if failed:
+        raise ApiError(503, "not_ready", "; ".join(f"{n}: {checks[n]['detail']}" for n in failed),
+                       [{"loc": [n], "message": checks[n]["detail"]} for n in failed],
+                       headers=[("Retry-After", "5")])
+    return {"status": "ok", "checks": checks}
 
 
 @json_endpoint(bp, "/openapi.json", None, None, method="GET",

@@ -11,34 +11,43 @@ same store: one hand of your 13 cards at a time, your rows graded at once by the
 running figures kept. The play routes answer a drill's token with 409 ``drill_session``, the
 drill routes a play session's with 409 ``not_a_drill``; ``/delete`` ends either.
 
-The store is the SQLite file ``SESSIONS_DB`` (default: ``sessions.sqlite3`` in the app's
-instance folder; a temporary folder under ``TESTING``), opened on first use.
+The store is opened and checked when the app is built (:mod:`api.storage`); a store that
+fails later answers 503 ``storage_unavailable`` with ``Retry-After``.
+
+``/move``, ``/next`` and ``/replay`` take the ``version`` of the view they were made from
+(every view carries it): a resend of the request that made the current version (a client
+retrying after a time-out) is answered with the view now and not applied twice; a request
+from an older version is 409 ``stale_version`` with the session now in ``state``. Without
+``version`` nothing is checked.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-import threading
 from typing import Annotated, Any
 
 from flask import Blueprint, current_app, jsonify
 from pydantic import Discriminator, Field, Tag
 
 from api.endpoint import ApiError, Body, Int, json_endpoint
+from api.storage import drill
+from api.storage import sessions as service
 from api.routes.capsa import ArrangementIn, Hand, NaturalName, RulesIn
 from api.schemas import Cards, cards, choice
 from solver.errors import IllegalMoveError, InputError
 from solver.games import DEFAULT_GAME, get_game, list_games
 from solver.games.capsa.limits import ROW_SIZES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS
-from solver.sessions.drill import DRILL_GAMES, DrillService
-from solver.sessions.service import SEED_MAX, LeakError, SessionService, SessionStateError
-from solver.sessions.store import Conflict, SessionNotFound, SessionStore, TooLarge
+from solver.sessions.drill import DRILL_GAMES
+from solver.sessions.service import (
+    SEED_MAX,
+    LeakError,
+    SessionStateError,
+    StaleVersion,
+)
+from solver.sessions.store import Conflict, SessionNotFound, TooLarge
 
 bp = Blueprint("sessions", __name__, url_prefix="/v1/sessions")
 
-_LOCK = threading.Lock()
 _TAG = "sessions"
 # tokens are ``secrets.token_urlsafe``: URL-safe base64 letters
 Token = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_-]+$",
@@ -47,40 +56,6 @@ Scalar = Annotated[str, Field(max_length=100)] | int | float | bool
 Options = Annotated[dict[Annotated[str, Field(max_length=50)], Scalar], Field(max_length=30)]
 BotName = Annotated[str, Field(max_length=50)]
 HandNo = Annotated[Int, Field(ge=1, le=10**9, description="hand number in the session")]
-
-
-def service() -> SessionService:
-    """The app's session service, its store opened on first use."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    with _LOCK:
-        svc = app.extensions.get("sessions")
-        if svc is None:
-            path = app.config.get("SESSIONS_DB")
-            if not path:
-                folder = (tempfile.mkdtemp(prefix="capsa-sessions-") if app.testing
-                          else app.instance_path)
-                path = os.path.join(folder, "sessions.sqlite3")
-            cfg = app.config
-            store = SessionStore(
-                path,
-                **{k: cfg[c] for k, c in (("ttl", "SESSIONS_TTL"), ("max_sessions", "SESSIONS_MAX"),
-                                          ("max_hands", "SESSIONS_MAX_HANDS"),
-                                          ("max_bytes", "SESSIONS_MAX_BYTES"),
-                                          ("max_doc_bytes", "SESSIONS_MAX_DOC_BYTES"),
-                                          ("clock", "SESSIONS_CLOCK")) if c in cfg})
-            svc = app.extensions["sessions"] = SessionService(store)
-    return svc
-
-
-def drill() -> DrillService:
-    """The app's drill service, on the sessions' store."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    store = service().store
-    with _LOCK:
-        svc = app.extensions.get("drill")
-        if svc is None or svc.store is not store:
-            svc = app.extensions["drill"] = DrillService(store)
-    return svc
 
 
 def _error(status: int, code: str, message: str):
@@ -110,6 +85,12 @@ for _exc, _status in _REFUSALS:
     bp.register_error_handler(_exc, _refusal(_status))
 
 
+@bp.errorhandler(StaleVersion)
+def _stale(exc: StaleVersion):
+    err = ApiError(409, exc.code, str(exc))
+    return jsonify({**err.body(), "state": exc.view}), err.status
+
+
 @bp.errorhandler(LeakError)
 def _leak(exc: LeakError):  # a game bug: never answer the hidden cards
     current_app.logger.error("refused an answer: %s", exc)
@@ -132,10 +113,24 @@ class TokenRequest(Body):
     token: Token
 
 
+Version = Annotated[Int, Field(ge=0, le=2**62)] | None
+VERSION_FIELD = Field(
+    default=None, description="the `version` of the view this request was made from: a resend "
+    "of the request that made the current version is answered again, not applied twice; an "
+    "older version is refused (409 `stale_version`, with the session now in `state`). "
+    "Omitted: not checked")
+
+
 class MoveRequest(Body):
     token: Token
     move: dict[Annotated[str, Field(max_length=50)], Any] = Field(
         description="a move as the legal_moves list gives it (Capsa: front, middle, back)")
+    version: Version = VERSION_FIELD
+
+
+class NextRequest(Body):
+    token: Token
+    version: Version = VERSION_FIELD
 
 
 RowCards = Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=13)]
@@ -151,6 +146,10 @@ class RowsRequest(Body):
 class HandRequest(Body):
     token: Token
     n: HandNo
+
+
+class ReplayRequest(HandRequest):
+    version: Version = VERSION_FIELD
 
 
 class ImportRequest(Body):
@@ -276,7 +275,7 @@ def state(body: TokenRequest) -> dict:
 @json_endpoint(bp, "/move", MoveRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="Play my move; the bots answer up to my next turn or the hand's end")
 def move(body: MoveRequest) -> dict:
-    return _guard(service().move, body.token, body.move)
+    return _guard(service().move, body.token, body.move, body.version)
 
 
 @json_endpoint(bp, "/check", RowsRequest, None, tag=_TAG, errors=PLAY_ERRORS,
@@ -286,10 +285,10 @@ def check(body: RowsRequest) -> dict:
     return service().check_partial(body.token, body.rows)
 
 
-@json_endpoint(bp, "/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/next", NextRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="Deal the next hand of the session")
-def next_hand(body: TokenRequest) -> dict:
-    return service().next_hand(body.token)
+def next_hand(body: NextRequest) -> dict:
+    return service().next_hand(body.token, body.version)
 
 
 @json_endpoint(bp, "/advice", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
@@ -310,10 +309,10 @@ def hand(body: HandRequest) -> dict:
     return service().hand_frames(body.token, body.n)
 
 
-@json_endpoint(bp, "/replay", HandRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/replay", ReplayRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="Play the deal of a finished hand again, as a new hand")
-def replay(body: HandRequest) -> dict:
-    return service().replay_deal(body.token, body.n)
+def replay(body: ReplayRequest) -> dict:
+    return service().replay_deal(body.token, body.n, body.version)
 
 
 @json_endpoint(bp, "/export", HandRequest, None, tag=_TAG, errors=NOT_FOUND,

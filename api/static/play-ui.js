@@ -129,6 +129,7 @@ export async function api(path, body, method) {
     const err = new Error(msg || ("The server answered " + r.status + " " + r.statusText));
     err.status = r.status;
     err.code = data && data.error && data.error.code;
+    err.data = data;
     throw err;
   }
   return data;

@@ -23,6 +23,10 @@ async function run(fn) {
     if (e.status === 404 && e.code === "not_found" && /token/.test(e.message)) {
       forget();
       showError(e.message + " Start a new session.");
+    } else if (e.status === 409 && e.code === "stale_version" && e.data && e.data.state) {
+      // the table moved on (another tab, or an answer that never reached us): show it as it is
+      show(e.data.state);
+      notice("The table had moved on since this page last saw it; here it is now.");
     } else {
       showError(e.message);
     }
@@ -412,7 +416,7 @@ function renderMoves(v) {
 
 async function play(move) {
   await run(async () => {
-    const v = await api("/v1/sessions/move", { token: S.token, move: move });
+    const v = await api("/v1/sessions/move", { token: S.token, move: move, version: S.view && S.view.version });
     show(v);
     if (v.terminal) refreshHistory();
     focusTurn(v);
@@ -494,12 +498,12 @@ function renderResult(v) {
 
 async function nextHand() {
   if (!S.view || !S.view.terminal) return;
-  await run(async () => show(await api("/v1/sessions/next", { token: S.token })));
+  await run(async () => show(await api("/v1/sessions/next", { token: S.token, version: S.view && S.view.version })));
 }
 
 async function playAgain(n) {
   await run(async () => {
-    const v = await api("/v1/sessions/replay", { token: S.token, n: n });
+    const v = await api("/v1/sessions/replay", { token: S.token, n: n, version: S.view && S.view.version });
     closeReplay();
     show(v);
     window.scrollTo(0, 0);

@@ -47,6 +47,18 @@ class SessionStateError(InputError):
             self.code = code
 
 
+class StaleVersion(SessionStateError):
+    """A request made from an older version of the session than the stored one (and not a
+    resend of the request that made the current version): refused, with what the seat sees
+    now in ``view`` so the client can carry on from there."""
+
+    code = "stale_version"
+
+    def __init__(self, message: str, view: dict[str, Any]):
+        super().__init__(message)
+        self.view = view
+
+
 class LeakError(RuntimeError):
     """An answer would have shown a card the seat may not see (a bug in a game's views)."""
 
@@ -190,6 +202,7 @@ class SessionService:
             "advisor": info.has_advice,
             "game_over": session.state.get("game_over") if terminal else None,
             "expires": session.expires,
+            "version": session.version,
             **self._presented(info, state.observation(seat), state.num_players),
         }
         self.check_no_leak(out, state, seat)
@@ -252,9 +265,39 @@ class SessionService:
                                     "routes", code="drill_session")
         return session
 
-    def move(self, token: str, move_doc: Any) -> dict[str, Any]:
-        """Play the human's move (the engine validates it), then let the bots answer."""
+    # ------------------------------------------------------------------ versions
+    @staticmethod
+    def _request_key(action: str, args: Any) -> str:
+        return hashlib.sha256(json.dumps([action, args], sort_keys=True).encode()).hexdigest()
+
+    def _resent(self, session: Session, version: int | None, action: str,
+                args: Any) -> dict[str, Any] | None:
+        """Check the ``version`` a changing request was made from (``None``: not checked).
+        The stored version: go on (``None``). The one before it, and the request that made
+        the stored version was this very one: a resend (a client retrying after a time-out),
+        answered with the view now and applied no second time. Anything else:
+        :class:`StaleVersion`, with the view now."""
+        if version is None or version == session.version:
+            session.meta["last_request"] = {"version": session.version,
+                                    "key": self._request_key(action, args)}
+            return None
+        last = session.meta.get("last_request") or {}
+        if (version == session.version - 1 and last.get("version") == version
+                and last.get("key") == self._request_key(action, args)):
+            return self.view(session)
+        raise StaleVersion(f"this request was made from version {version} of the session, "
+                           f"which is now at version {session.version}: the answer holds "
+                           "the session as it is now", self.view(session))
+
+    def move(self, token: str, move_doc: Any, version: int | None = None) -> dict[str, Any]:
+        """Play the human's move (the engine validates it), then let the bots answer.
+        With ``version`` (the ``version`` of the view the move was chosen from), a resent
+        move is answered without being played twice, and a move from an older view is
+        refused (:meth:`_resent`)."""
         session = self._load(token)
+        resent = self._resent(session, version, "move", move_doc)
+        if resent is not None:
+            return resent
         state = self._state(session)
         seat = session.meta["seat"]
         if state.is_terminal():
@@ -278,9 +321,13 @@ class SessionService:
         self.store.save(session, record)
         return self.view(session, state)
 
-    def next_hand(self, token: str) -> dict[str, Any]:
-        """Deal the next hand of the session (after the current one is over)."""
+    def next_hand(self, token: str, version: int | None = None) -> dict[str, Any]:
+        """Deal the next hand of the session (after the current one is over); ``version``
+        as for :meth:`move` (a resent request deals one hand, not two)."""
         session = self._load(token)
+        resent = self._resent(session, version, "next", None)
+        if resent is not None:
+            return resent
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand first")
@@ -292,9 +339,13 @@ class SessionService:
         self.store.save(session, record)
         return self.view(session, state)
 
-    def replay_deal(self, token: str, n: int) -> dict[str, Any]:
-        """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal."""
+    def replay_deal(self, token: str, n: int, version: int | None = None) -> dict[str, Any]:
+        """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal;
+        ``version`` as for :meth:`move`."""
         session = self._load(token)
+        resent = self._resent(session, version, "replay", n)
+        if resent is not None:
+            return resent
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand before replaying a deal")

@@ -33,6 +33,7 @@ DEFAULT_MAX_HANDS = 200
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 DEFAULT_MAX_DOC_BYTES = 256 * 1024
 TOKEN_BYTES = 24
+PROBE_BYTES = 16 * 1024  # the room a check asks of the disk (more than most hands' records)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -48,6 +49,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated);
 CREATE INDEX IF NOT EXISTS sessions_expires ON sessions(expires);
+CREATE TABLE IF NOT EXISTS probe (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    room BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS hands (
     key TEXT NOT NULL REFERENCES sessions(key) ON DELETE CASCADE,
     n INTEGER NOT NULL,
@@ -59,6 +65,16 @@ CREATE TABLE IF NOT EXISTS hands (
 
 class SessionNotFound(LookupError):
     """No live session has this token (never created, expired, or evicted)."""
+
+
+class StorageUnavailable(RuntimeError):
+    """The store cannot be read or written now (a read-only or full disk, a file that is not
+    a database, a folder where the file should be, a lock held too long): nothing was
+    written by the operation that met it, and it may work again later."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"the sessions store {path} cannot be used: {reason}")
+        self.path, self.reason = path, reason
 
 
 class Conflict(RuntimeError):
@@ -105,20 +121,48 @@ class SessionStore:
         self.max_bytes, self.max_doc_bytes = int(max_bytes), int(max_doc_bytes)
         self.clock = clock
         folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StorageUnavailable(path, "a file stands where its folder should be") from None
+        except OSError as exc:
+            raise StorageUnavailable(path, f"its folder cannot be made: {exc.strerror or exc}"
+                                     ) from None
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+        self.check()
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        """One connection for one operation; any failure of the database or the disk under it
+        is :class:`StorageUnavailable` (SQLite rolls the operation back whole)."""
+        try:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageUnavailable(self.path, str(exc)) from None
         try:
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA synchronous=NORMAL")
             yield db
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageUnavailable(self.path, str(exc)) from None
         finally:
             db.close()
+
+    def check(self) -> None:
+        """Read the store and write :data:`PROBE_BYTES` into it, rolled back (a file that is
+        read-only, or a disk with no room for a hand's record, fails here): what the service
+        checks at start and ``/readyz`` on each call. :class:`StorageUnavailable` if not."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("SELECT count(*) FROM sessions").fetchone()
+                db.execute("INSERT INTO probe VALUES (NULL, ?, zeroblob(?))",
+                           (self.clock(), PROBE_BYTES))
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -127,7 +171,8 @@ class SessionStore:
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
 
