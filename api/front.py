@@ -6,14 +6,17 @@ Where it is not installed, this front does the same job with a pip-installed ser
 
 - **waitress** reads every request in one event loop (``poll``: thousands of connections
   cost no thread), de-chunks and buffers the body, and only then hands the whole request to
-  one of its threads. Its limits: connections (``connection_limit``), header bytes, body bytes
-  (chunked too: 413), idle time between reads (``channel_timeout``: a body stalled for that
-  long, or an idle keep-alive connection, is closed).
-- **What this module adds**: a deadline for the whole request line and headers (a client that
-  drips one header a second is closed after ``header_timeout``, as nginx's
-  ``client_header_timeout``), a cap on connections per client address (429), JSON error
-  bodies in the service's shape, a request id on every answer, and a graceful stop (SIGTERM:
-  stop accepting, finish the requests in flight, close).
+  one of its threads. Its limits: connections (``connection_limit``), idle time between reads
+  (``channel_timeout``: a body stalled for that long, or an idle keep-alive connection, is
+  closed).
+- **What this module adds**: nginx's limits, applied the same way (:class:`FrontParser`): the
+  body limit on the de-chunked size (waitress counts chunk framing), the request line and
+  header limits as nginx's buffers apply them (:func:`head_refusal`); a deadline for the whole
+  request line and headers (a client that drips one header a second is closed after
+  ``header_timeout``, as nginx's ``client_header_timeout``), a cap on connections per client
+  address (429), JSON error bodies in the service's shape with its security headers
+  (:data:`api.headers.FRONT_HEADERS`), a request id on every answer, and a graceful stop
+  (SIGTERM: stop accepting, finish the requests in flight, close).
 - The WSGI application of the front forwards each complete request to gunicorn's private
   unix socket and relays the answer: gunicorn sees only complete requests, as behind nginx.
 
@@ -30,15 +33,24 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import (
+    BadRequest,
+    RequestEntityTooLarge,
+    RequestHeaderFieldsTooLarge,
+    find_double_newline,
+)
 
+from api.headers import FRONT_HEADERS
 from api.proxy import ERRORS, ProxyLimits
 from api.request_id import REQUEST_ID_HEADER, request_id_from
 
@@ -73,8 +85,89 @@ def _message(status: int, waitress_body: str, limits: ProxyLimits) -> str:
     return f"{ERRORS[400][1]}: {detail}" if detail else ERRORS[400][1]
 
 
+class RequestLineTooLong(BadRequest):
+    """The request line is over the limit: 414, as nginx answers it."""
+
+    code = 414
+    reason = "Request-URI Too Large"
+
+
+def head_refusal(head: bytes, limits: ProxyLimits) -> BadRequest | None:
+    r"""nginx's verdict on a request head, complete or still arriving: None (so far so good),
+    414 (request line over ``max_request_line``) or 431 (headers over nginx's buffers).
+
+    nginx reads the head into a buffer of ``header_buffer`` bytes; a line that does not fit
+    the rest of the current buffer moves whole to one of ``header_buffers`` large buffers of
+    ``max_header_line`` bytes. A longer line, or one more buffer needed, is refused.
+
+    >>> limits = ProxyLimits()
+    >>> head_refusal(b"GET / HTTP/1.1\r\nX-A: " + b"a" * 8183 + b"\r\n\r\n", limits)
+    >>> head_refusal(b"GET / HTTP/1.1\r\nX-A: " + b"a" * 8184 + b"\r\n\r\n", limits).code
+    431
+    >>> head_refusal(b"GET /" + b"a" * 4090, limits).code
+    414
+    >>> lines = b"".join(b"X-%d: %s\r\n" % (i, b"a" * 4200) for i in range(5))
+    >>> head_refusal(b"GET / HTTP/1.1\r\n" + lines, limits).code  # 5 lines, 4 buffers
+    431
+    """
+    end = find_double_newline(head)
+    lines = (head[:end] if end >= 0 else head).lstrip(b"\r\n").split(b"\r\n")
+    if len(lines[0].rstrip(b"\r")) > limits.max_request_line:  # its CR may be in, not its LF
+        return RequestLineTooLong(f"request line over {limits.max_request_line} bytes")
+    # each complete line with its CRLF; the last, unfinished one as it is so far
+    sizes = [len(line) + 2 for line in lines[:-1]] + ([len(lines[-1])] if lines[-1] else [])
+    room, used, spare = limits.header_buffer, 0, limits.header_buffers
+    for size in sizes:
+        if used + size <= room:
+            used += size
+            continue
+        if size > limits.max_header_line or spare == 0:
+            return RequestHeaderFieldsTooLarge("request headers too large")
+        room, used, spare = limits.max_header_line, size, spare - 1
+    return None
+
+
+class FrontParser(HTTPRequestParser):
+    """waitress's request parser, with nginx's limits applied nginx's way: the head by
+    :func:`head_refusal`, a chunked body by its de-chunked size (waitress counts the chunk
+    sizes and CRLFs too, so a body under the limit could be refused)."""
+
+    completed: bool  # waitress's attributes, which this class sets too
+    error: BadRequest | None
+
+    def __init__(self, adj: Adjustments, limits: ProxyLimits):
+        super().__init__(adj)
+        self.limits = limits
+
+    def received(self, data: bytes) -> int:
+        if self.completed:
+            return 0
+        if self.body_rcv is None:  # the head
+            head = self.header_plus + data
+            consumed = super().received(data)
+            if self.error is None or isinstance(self.error, RequestHeaderFieldsTooLarge):
+                refusal = head_refusal(head, self.limits)
+                if refusal is not None:
+                    self.error, self.completed = refusal, True
+            return consumed
+        if not self.chunked:
+            return super().received(data)
+        body = self.body_rcv
+        consumed = body.received(data)
+        if len(body) > self.limits.max_body_bytes:
+            self.error = RequestEntityTooLarge(f"over {self.limits.max_body_bytes} bytes")
+            self.completed = True
+        elif body.error:
+            self.error, self.completed = body.error, True
+        elif body.completed:
+            self.completed = True
+            self.headers["CONTENT_LENGTH"] = str(len(body))  # no longer chunked (waitress's)
+        return consumed
+
+
 class JsonErrorTask(ErrorTask):
-    """waitress's own refusals (400, 413, 431, 501) as JSON, with a request id."""
+    """waitress's own refusals (400, 413, 414, 431, 501) as JSON, with a request id and the
+    service's security headers."""
 
     def execute(self) -> None:
         error = self.request.error
@@ -84,6 +177,7 @@ class JsonErrorTask(ErrorTask):
         self.response_headers.extend([
             ("Content-Type", "application/json"),
             (REQUEST_ID_HEADER, request_id_from(self.request.headers.get("X_REQUEST_ID"))),
+            *FRONT_HEADERS.items(),
         ])
         self.set_close_on_finish()
         self.content_length = len(body)
@@ -99,15 +193,17 @@ class FrontChannel(HTTPChannel):
     def __init__(self, server: FrontServer, sock: socket.socket, addr: Any, adj: Adjustments,
                  map: dict | None = None):
         super().__init__(server, sock, addr, adj, map=map)
+        self.parser_class = partial(FrontParser, limits=server.limits)
         self.request_started: float | None = None
         self.client = addr[0] if isinstance(addr, tuple) else str(addr)
         count = server.per_client.get(self.client, 0) + 1
         server.per_client[self.client] = count
         if count > server.limits.per_ip_connections:
             body = error_body(429, "too many connections from this address")
+            extra = "".join(f"{k}: {v}\r\n" for k, v in FRONT_HEADERS.items()).encode()
             self.write_soon(b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json"
-                            b"\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
-                            % (len(body), body))
+                            b"\r\nConnection: close\r\nContent-Length: %d\r\n%s\r\n%s"
+                            % (len(body), extra, body))
             self.close_when_flushed = True
 
     def received(self, data: bytes) -> bool:
@@ -206,12 +302,15 @@ def proxy_app(upstream_socket: str, upstream_timeout: float) -> Callable:
             status, reason = resp.status, resp.reason
             headers = [(k, v) for k, v in resp.getheaders()
                        if k.lower() not in HOP_BY_HOP and k.lower() not in _REPLACED]
+            given = {k.lower() for k, _ in headers}
+            # as nginx: the security headers an answer lacks (gunicorn's own), never twice
+            headers += [(k, v) for k, v in FRONT_HEADERS.items() if k.lower() not in given]
         except (OSError, http.client.HTTPException) as exc:
             timed_out = isinstance(exc, TimeoutError | socket.timeout)
             status = 504 if timed_out else 502
             reason = "Gateway Timeout" if timed_out else "Bad Gateway"
             data = error_body(status, ERRORS[status][1])
-            headers = [("Content-Type", "application/json")]
+            headers = [("Content-Type", "application/json"), *FRONT_HEADERS.items()]
             log.warning("upstream %s for %s %s: %s", status, environ["REQUEST_METHOD"], uri, exc)
         finally:
             conn.close()
@@ -230,7 +329,7 @@ class FrontConfig:
     port: int
     upstream_socket: str
     threads: int = 32
-    limits: ProxyLimits = ProxyLimits()
+    limits: ProxyLimits = field(default_factory=ProxyLimits)
 
 
 def create_front(config: FrontConfig, sock: socket.socket | None = None) -> FrontServer:
@@ -241,7 +340,8 @@ def create_front(config: FrontConfig, sock: socket.socket | None = None) -> Fron
         connection_limit=limits.max_connections, backlog=4096,
         channel_timeout=max(limits.keepalive_timeout, limits.body_timeout),
         cleanup_interval=1, asyncore_use_poll=True, asyncore_loop_timeout=1,
-        max_request_header_size=32 * 1024,
+        # FrontParser refuses a head or a chunked body over nginx's limits before these
+        max_request_header_size=limits.max_head_bytes + 1,
         max_request_body_size=limits.max_body_bytes + 1,  # waitress refuses at >=
         expose_tracebacks=False, clear_untrusted_proxy_headers=False,
     )

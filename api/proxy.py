@@ -17,9 +17,10 @@ import os
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from api.headers import FRONT_HEADERS
 from solver.errors import InputError
 from solver.executors.pool import die_with_parent
 
@@ -32,9 +33,25 @@ class ProxyUnavailable(InputError):
     code = "nginx_missing"
 
 
+def app_body_limit() -> int:
+    """The app's own body limit, read when limits are made: a front refuses exactly what the
+    app would (one number), and api.endpoint (spectree, pydantic) loads only then, not with
+    every command of the CLI."""
+    from api.endpoint import MAX_BODY_BYTES
+
+    return MAX_BODY_BYTES
+
+
 @dataclass(frozen=True)
 class ProxyLimits:
-    """The connection limits nginx enforces (seconds, counts, bytes)."""
+    """The limits both fronts enforce, nginx and the embedded one (seconds, counts, bytes).
+
+    The request head is bounded as nginx reads it, and the embedded front replays nginx's
+    rule (:func:`api.front.head_refusal`): its first ``header_buffer`` bytes, then lines that
+    do not fit there each go whole into one of ``header_buffers`` buffers of
+    ``max_header_line`` bytes (431 when a line is longer or the buffers run out). Line limits
+    are gunicorn's, so that what a front lets through gunicorn never refuses (in HTML).
+    """
 
     header_timeout: int = 5      # whole request line + headers
     body_timeout: int = 5        # between two reads of the body
@@ -43,8 +60,17 @@ class ProxyLimits:
     keepalive_requests: int = 1000
     max_connections: int = 8192  # all connections of the nginx worker, upstream ones included
     per_ip_connections: int = 2048
-    max_body_bytes: int = 1_000_000
+    max_body_bytes: int = field(default_factory=app_body_limit)  # de-chunked, as the app's
     upstream_timeout: int = 60   # gunicorn's answer; the app's own deadline is far shorter
+    max_request_line: int = 4094  # without its CRLF (414): gunicorn's limit_request_line
+    max_header_line: int = 8190   # with its CRLF (431): gunicorn's limit_request_field_size
+    header_buffer: int = 1024     # nginx's client_header_buffer_size
+    header_buffers: int = 4       # nginx's large_client_header_buffers count
+
+    @property
+    def max_head_bytes(self) -> int:
+        """The most a request head can take in nginx's buffers (it is refused before)."""
+        return self.header_buffer + self.header_buffers * self.max_header_line
 
 
 def find_nginx(explicit: str | None = None) -> str:
@@ -111,9 +137,29 @@ def _allow_map(allow: dict[str, str] | None) -> str:
             + "".join(line + "\n" for line in lines) + "    }")
 
 
+def _header_var(name: str) -> str:
+    return "$capsa_" + name.lower().replace("-", "_")
+
+
+def _front_header_maps() -> str:
+    """One variable per header of :data:`api.headers.FRONT_HEADERS`: its value where gunicorn's
+    answer lacks the header (nginx's own answers above all), else empty, which ``add_header``
+    skips, so the app's own value passes alone, never twice."""
+    return "\n".join(
+        f"    map $upstream_http_{name.lower().replace('-', '_')} {_header_var(name)} {{\n"
+        f'        "" "{value}";\n        default "";\n    }}'
+        for name, value in FRONT_HEADERS.items())
+
+
+def _front_header_lines(indent: str) -> str:
+    return "".join(f"{indent}add_header {name} {_header_var(name)} always;\n"
+                   for name in FRONT_HEADERS)
+
+
 def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
-                 limits: ProxyLimits = ProxyLimits(), allow: dict[str, str] | None = None) -> str:
-    """The whole nginx.conf: one worker, deadlines on every read, JSON error bodies.
+                 limits: ProxyLimits | None = None, allow: dict[str, str] | None = None) -> str:
+    """The whole nginx.conf: one worker, deadlines on every read, JSON error bodies with the
+    service's security headers.
 
     ``allow`` maps each path to the methods it takes (``Allow`` of a 405 nginx answers).
 
@@ -121,19 +167,21 @@ def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
     >>> "listen 127.0.0.1:8000" in conf and "client_header_timeout 5s;" in conf
     True
     """
+    limits = limits or ProxyLimits()
     p = prefix
     error_pages = []
     error_locations = []
     for status, (code, message) in ERRORS.items():
         text = _error_json(code, message.format(max_body_bytes=limits.max_body_bytes))
-        # 494 is nginx's own code for oversized headers; clients see 431.
-        shown = 431 if status == 494 else status
-        error_pages.append(f"        error_page {status} /__capsa_error/{status};")
+        # 494 is nginx's own code for oversized headers, sent as 400 unless the error page
+        # names the status it answers with (``=431``); clients see 431.
+        shown = "=431 " if status == 494 else ""
+        error_pages.append(f"        error_page {status} {shown}/__capsa_error/{status};")
         error_locations.append(
             f"        location = /__capsa_error/{status} {{\n"
             f"            internal;\n"
             f"            default_type application/json;\n"
-            f"            return {shown} '{text}';\n"
+            f"            return {431 if status == 494 else status} '{text}';\n"
             f"        }}")
     # A named location keeps the request's method and URI for the message and the map.
     error_pages.append("        error_page 405 @capsa_405;")
@@ -142,6 +190,7 @@ def nginx_config(prefix: Path, host: str, port: int, upstream_socket: str,
         "            default_type application/json;\n"
         "            add_header Allow $capsa_allow always;\n"
         "            add_header X-Request-Id $capsa_request_id always;\n"
+        + _front_header_lines("            ") +
         "            return 405 '{\"error\": {\"code\": \"method_not_allowed\", \"message\": "
         "\"method $request_method is not allowed here; allowed: $capsa_allow\"}}';\n"
         "        }")
@@ -172,11 +221,18 @@ http {{
     reset_timedout_connection on;
     client_max_body_size {limits.max_body_bytes};
     client_body_buffer_size {limits.max_body_bytes};
-    client_header_buffer_size 1k;
-    large_client_header_buffers 4 8k;
+    client_header_buffer_size {limits.header_buffer};
+    large_client_header_buffers {limits.header_buffers} {limits.max_header_line};
     limit_conn_zone $binary_remote_addr zone=perip:4m;
     limit_conn_status 429;
 {_allow_map(allow)}
+    # A request line over gunicorn's limit fits nginx's buffers but would get gunicorn's
+    # HTML 414: refuse it here, in JSON.
+    map $request $capsa_line_too_long {{
+        "~^.{{{limits.max_request_line + 1}}}" 1;
+        default "";
+    }}
+{_front_header_maps()}
     # The client's request id when usable (as api.request_id), else nginx's own.
     map $http_x_request_id $capsa_request_id {{
         "~^[A-Za-z0-9._:-]{{1,128}}$" $http_x_request_id;
@@ -190,8 +246,11 @@ http {{
         listen {_listen(host, port)} backlog=4096;
         limit_conn perip {limits.per_ip_connections};
         add_header X-Request-Id $capsa_request_id always;
-{pages}
+{_front_header_lines("        ")}{pages}
         location / {{
+            if ($capsa_line_too_long) {{
+                return 414;
+            }}
             proxy_pass http://capsa_app;
             proxy_request_buffering on;
             proxy_buffering on;
@@ -223,7 +282,7 @@ def allowed_methods(app) -> dict[str, str]:
 
 
 def write_config(prefix: Path, host: str, port: int, upstream_socket: str,
-                 limits: ProxyLimits = ProxyLimits(), allow: dict[str, str] | None = None) -> Path:
+                 limits: ProxyLimits | None = None, allow: dict[str, str] | None = None) -> Path:
     """Create the prefix layout and write ``nginx.conf`` into it."""
     for sub in ("tmp/body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi", "logs"):
         (prefix / sub).mkdir(parents=True, exist_ok=True)
