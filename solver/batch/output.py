@@ -3,14 +3,20 @@
 A result line starts ``{"line": N``; a run appends whole chunks with one ``write`` and an
 ``fsync`` each, so after any crash the file holds whole chunks plus at most one torn tail,
 which :func:`scan_lines` finds and the next run cuts off.
+
+A write that fails (a full disk, a read-only folder, an I/O error) is an :class:`OutputError`
+naming the file and the reason, which the CLI prints on one line; what the failed append had
+written is cut off at once, so the file keeps whole chunks only and a rerun completes it.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +24,37 @@ from contextlib import contextmanager
 from solver.errors import InputError
 
 RESULT_LINE = re.compile(rb'\{"line": (\d+)[,}]')
+
+
+class OutputError(InputError):
+    """A file that cannot be written (a full disk, a read-only folder, ...). An
+    :class:`InputError`, so the CLI reports it as it reports a bad argument: one line on
+    standard error, exit status 2, no traceback."""
+
+    code = "cannot_write"
+
+
+def cannot_write(path: str, exc: OSError) -> OutputError:
+    """``cannot write PATH: <the system's reason>``."""
+    return OutputError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def write_stdout(text: str) -> None:
+    """Print ``text`` and a newline now; a write that fails (a full disk under a redirect) is
+    an :class:`OutputError`. A closed pipe stays a ``BrokenPipeError``, which the CLI treats
+    as the reader having had enough. Text the stream's encoding cannot carry goes out as
+    UTF-8 (the encoding of JSON) rather than failing."""
+    try:
+        try:
+            sys.stdout.write(text + "\n")
+        except UnicodeEncodeError:
+            sys.stdout.flush()
+            sys.stdout.buffer.write((text + "\n").encode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise cannot_write("standard output", exc) from None
 
 
 class LineSet:
@@ -53,47 +90,71 @@ def scan_lines(path: str, done: LineSet) -> tuple[int, int]:
     good = 0
     offset = 0
     torn_at: int | None = None
-    with open(path, "rb") as f:
-        for k, raw in enumerate(f, 1):
-            m = RESULT_LINE.match(raw) if raw.endswith(b"}\n") else None
-            if m is not None and torn_at is None:
-                done.add(int(m.group(1)))
-                records += 1
-                good = offset + len(raw)
-            elif m is not None:
-                raise InputError(f"{path} line {torn_at} is not a batch record, but later "
-                                 "lines are: the file is damaged or not from capsa batch")
-            elif torn_at is None:
-                torn_at = k
-            offset += len(raw)
+    try:
+        with open(path, "rb") as f:
+            for k, raw in enumerate(f, 1):
+                m = RESULT_LINE.match(raw) if raw.endswith(b"}\n") else None
+                if m is not None and torn_at is None:
+                    done.add(int(m.group(1)))
+                    records += 1
+                    good = offset + len(raw)
+                elif m is not None:
+                    raise InputError(f"{path} line {torn_at} is not a batch record, but later "
+                                     "lines are: the file is damaged or not from capsa batch")
+                elif torn_at is None:
+                    torn_at = k
+                offset += len(raw)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     return records, good
 
 
 class Appender:
     """A file opened for appending whole records: one ``write`` + ``fsync`` per call, under an
-    exclusive lock (two runs must not write the same file)."""
+    exclusive lock (two runs must not write the same file). A failing call leaves the file
+    as it was before it (see the module doc)."""
 
     def __init__(self, path: str, keep: int | None = None):
         self.path = path
         existed = os.path.exists(path)
-        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
         _lock(self.fd, path)
         self.dropped = 0
-        if keep is not None:
-            size = os.fstat(self.fd).st_size
-            if size > keep:
+        try:
+            self.size = os.fstat(self.fd).st_size  # where the last whole record ends
+            if keep is not None and self.size > keep:
                 os.ftruncate(self.fd, keep)
                 os.fsync(self.fd)
-                self.dropped = size - keep
+                self.dropped = self.size - keep
+                self.size = keep
+        except OSError as exc:
+            os.close(self.fd)
+            raise cannot_write(path, exc) from None
         if not existed:
             fsync_dir(path)
 
     def append(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            n = os.write(self.fd, view)
-            view = view[n:]
-        os.fsync(self.fd)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+            os.fsync(self.fd)
+        except OSError as exc:
+            self._cut()
+            raise cannot_write(self.path, exc) from None
+        self.size += len(data)
+
+    def _cut(self) -> None:
+        """Cut off what a failed append wrote. Should that fail too, the torn tail stays for
+        the next run to cut (:func:`scan_lines`)."""
+        try:
+            os.ftruncate(self.fd, self.size)
+            os.fsync(self.fd)
+        except OSError:
+            pass
 
     def close(self) -> None:
         os.close(self.fd)
@@ -108,9 +169,11 @@ def _lock(fd: int, path: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except ImportError:  # pragma: no cover - not POSIX
         pass
-    except OSError:
+    except OSError as exc:
         os.close(fd)
-        raise InputError(f"{path} is being written by another capsa batch") from None
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+            raise InputError(f"{path} is being written by another capsa batch") from None
+        raise OutputError(f"cannot lock {path}: {exc.strerror or exc}") from None
 
 
 def record_path(output: str, parquet: bool) -> str:
@@ -136,26 +199,35 @@ def read_record(path: str) -> dict | None:
 
 def write_record(path: str, record: dict) -> None:
     """Write a run record whole: a temporary file, fsynced, renamed into place;
-    :class:`InputError` when it cannot be written."""
-    try:
-        write_whole(path, (json.dumps(record, sort_keys=True) + "\n").encode())
-    except OSError as exc:
-        raise InputError(f"cannot write the run record {path}: {exc.strerror or exc}") from None
+    :class:`OutputError` when it cannot be written."""
+    write_whole(path, (json.dumps(record, sort_keys=True) + "\n").encode(), "the run record ")
 
 
-def write_whole(path: str, data: bytes) -> None:
+def write_whole(path: str, data: bytes, what: str = "") -> None:
     """Put ``data`` at ``path`` whole or not at all: a temporary name beside it, fsynced,
-    renamed into place, and the directory fsynced."""
+    renamed into place, and the directory fsynced. :class:`OutputError` when it cannot be
+    written (``what`` goes before the path in its message); the temporary file is then
+    removed (or cut by the next run)."""
     tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    except OSError as exc:
+        raise cannot_write(what + path, exc) from None
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise cannot_write(what + path, exc) from None
     fsync_dir(path)
 
 
@@ -221,19 +293,26 @@ class PartWriter:
 
     def __init__(self, path: str):
         self.path = path
-        os.makedirs(path, exist_ok=True)
-        self.fd = os.open(os.path.join(path, ".lock"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.makedirs(path, exist_ok=True)
+            self.fd = os.open(os.path.join(path, ".lock"), os.O_WRONLY | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
         _lock(self.fd, path)
         self.dropped = 0
         seq = 0
-        for name in os.listdir(path):
-            if name.endswith(".tmp"):
-                full = os.path.join(path, name)
-                self.dropped += os.path.getsize(full)
-                os.unlink(full)
-            m = PART_GLOB.fullmatch(name)
-            if m:
-                seq = max(seq, int(m.group(1)) + 1)
+        try:
+            for name in os.listdir(path):
+                if name.endswith(".tmp"):
+                    full = os.path.join(path, name)
+                    self.dropped += os.path.getsize(full)
+                    os.unlink(full)
+                m = PART_GLOB.fullmatch(name)
+                if m:
+                    seq = max(seq, int(m.group(1)) + 1)
+        except OSError as exc:
+            os.close(self.fd)
+            raise cannot_write(path, exc) from None
         self.next = seq
         fsync_dir(os.path.join(path, "x"))
 

@@ -7,17 +7,27 @@ Input, one hand per line (line numbers count every physical line, from 1):
   string or integer, copied to the output);
 - blank lines and lines starting with ``#`` are skipped.
 
+Hostile lines are bad lines like any other (:mod:`solver.batch.lines`): a line over 64 KiB,
+bytes that are not UTF-8 (an encoded surrogate such as ``ED A0 80`` included), a lone
+surrogate (``"\\ud800"``), ``NaN``, ``Infinity``, ``1e400``, an integer of more than 4,300
+digits, or nesting more than 64 deep. An id is echoed exactly as given or the line is refused
+with the reason, never rewritten: every id in OUT reads back, with a strict JSON parser, as
+the value of the input line.
+
 Output, JSON lines appended to OUT in whole chunks as they finish (one ``write`` and an
 ``fsync`` per chunk): ``{"line": N, "id"?: ..., "hand": [...], "front": [...], "middle": [...],
 "back": [...], "ev": x}``. With ``format="parquet"`` OUT is a directory of Parquet parts, one
 per chunk (written to a temporary name, fsynced, renamed into place): columns ``line``, ``id``
 (text, null when absent), ``hand``/``front``/``middle``/``back`` (lists of card strings) and
 ``ev`` (full precision); read it as one table with ``pyarrow.parquet.read_table(OUT)``.
-A bad line goes to the errors file as ``{"line": N, "error": ...}`` and the run goes on. A
+A bad line goes to the errors file as ``{"line": N, "error": ...}`` (a one-line reason, its
+control characters escaped) and the run goes on with the other lines of its chunk. A
 line is done once it is in OUT or in the errors file: a rerun skips it, so every input line
 lands exactly once whatever interrupted the run before. A torn tail (a crash mid-write; in
 Parquet, a part left under its temporary name) is cut off on rerun. Delete the errors file to
-try its lines again.
+try its lines again. A file that cannot be written (a full disk, a read-only folder) stops the
+run with an :class:`~solver.batch.output.OutputError` naming it (the CLI: one line, exit
+status 2); a failed append is cut off at once, so a rerun completes the output.
 
 What decides the answers (:func:`run_record`: rules, opponents, method, card removal, the
 strategy tables' hash, and Monte Carlo's samples and seed) is recorded with the output
@@ -38,6 +48,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -47,6 +58,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from solver.batch.lines import BadLine, check_text, error_record, loads_line, read_lines
 from solver.batch.many import BATCH_METHODS, DEFAULT_CHUNK, MAX_CHUNK, best_many_columns
 from solver.batch.output import (
     Appender,
@@ -72,21 +84,18 @@ from solver.validation import check_choice, check_int
 from solver.warmup import warm_up
 
 MAX_WORKERS = 1024
-MAX_ERROR_CHARS = 300
 FORMATS = ("jsonl", "parquet")
 
 
 # ---------------------------------------------------------------- one line, one chunk
 def parse_line(text: str) -> tuple[np.ndarray, object]:
-    """(sorted card ids, id or None) of one input line; :class:`InputError` if it is bad."""
+    """(sorted card ids, id or None) of one input line; :class:`InputError` if it is bad,
+    whatever the line holds (see the module doc): the id given back can always be echoed."""
 
     text = text.strip()
     ident: object = None
     if text[:1] in ('"', "[", "{"):
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            raise InputError(f"bad JSON: {exc}") from None
+        value = loads_line(text, "bad JSON")
         if isinstance(value, dict):
             unknown = sorted(set(value) - {"hand", "id"})
             if unknown:
@@ -96,13 +105,14 @@ def parse_line(text: str) -> tuple[np.ndarray, object]:
                 raise InputError('the object has no "hand"')
             ident = value.get("id")
             if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
-                raise InputError(f"id must be a string or an integer, got {ident!r}")
+                raise InputError("id must be a string or an integer, got "
+                                 f"{reprlib.repr(ident)}")
             value = value["hand"]
         if not isinstance(value, (str, list)):
             raise InputError("a hand is a string of cards or a list of cards, got "
                              f"{type(value).__name__}")
         return parse_hand(value), ident
-    return parse_hand(text), ident
+    return parse_hand(check_text(text)), ident
 
 
 @dataclass(frozen=True)
@@ -115,16 +125,13 @@ class ChunkOutput:
     failed: int
 
 
-def _short(message: str) -> str:
-    return message if len(message) <= MAX_ERROR_CHARS else message[:MAX_ERROR_CHARS] + "..."
-
-
-def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
-    """Parse and solve ``(line number, text)`` items; ``args`` = (rules, opponents, method,
-    samples, seed) as :func:`solver.batch.many.best_many` takes them, optionally
-    followed by the output format (``jsonl``, the default, or ``parquet``: then ``results``
-    is one whole Parquet file), ``card_removal`` (default true) and the tables file (default
-    the one in use). Pure: safe to retry."""
+def solve_lines(items: Sequence[tuple[int, str | BadLine]], args: tuple) -> ChunkOutput:
+    """Parse and solve ``(line number, text)`` items (a :class:`BadLine` for a line refused
+    as it was read: it goes to the errors with the chunk's other bad lines); ``args`` =
+    (rules, opponents, method, samples, seed) as :func:`solver.batch.many.best_many` takes
+    them, optionally followed by the output format (``jsonl``, the default, or ``parquet``:
+    then ``results`` is one whole Parquet file), ``card_removal`` (default true) and the
+    tables file (default the one in use). Pure: safe to retry."""
 
     fmt = args[5] if len(args) > 5 else "jsonl"
     solve_args = args[:5] + args[6:8]
@@ -134,9 +141,11 @@ def solve_lines(items: Sequence[tuple[int, str]], args: tuple) -> ChunkOutput:
     errors: list[str] = []
     for line, text in items:
         try:
+            if isinstance(text, BadLine):
+                raise InputError(text.reason)
             hand, ident = parse_line(text)
         except InputError as exc:
-            errors.append(json.dumps({"line": line, "error": _short(str(exc))}, ensure_ascii=False))
+            errors.append(error_record(line, str(exc)))
             continue
         hands.append(hand)
         lines.append(line)
@@ -169,37 +178,36 @@ class InputCounts:
     skipped: int = 0
 
 
-def _input_lines(stream: BinaryIO, done: LineSet, counts: InputCounts
-                 ) -> Iterator[tuple[int, str]]:
-    """(line number, text) of the lines still to do. Lines end at ``\\n`` only."""
-    for n, raw in enumerate(stream, 1):
-        counts.lines = n
-        text = raw.decode("utf-8", "replace").strip()
-        if n == 1:
-            text = text.lstrip("\ufeff").strip()
-        if not text or text.startswith("#"):
-            counts.blank += 1
-            continue
-        if n in done:
-            counts.skipped += 1
-            continue
-        yield n, text
+def _input_lines(stream: BinaryIO, name: str, done: LineSet, counts: InputCounts
+                 ) -> Iterator[tuple[int, str | BadLine]]:
+    """(line number, text or :class:`BadLine`) of the lines still to do
+    (:func:`~solver.batch.lines.read_lines`); a read that fails is an :class:`InputError`
+    naming ``name``."""
+    try:
+        for n, item in read_lines(stream):
+            counts.lines = n
+            if item is None:
+                counts.blank += 1
+            elif n in done:
+                counts.skipped += 1
+            else:
+                yield n, item
+    except OSError as exc:
+        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
 def _count_todo(path: str, done: LineSet) -> int:
-    todo = 0
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            text = raw.strip()
-            if n == 1:
-                text = text.lstrip(b"\xef\xbb\xbf").strip()
-            if text and not text.startswith(b"#") and n not in done:
-                todo += 1
-    return todo
+    """How many lines :func:`_input_lines` will yield (for the progress bar)."""
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for _ in _input_lines(f, path, done, InputCounts()))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _chunks(items: Iterable[tuple[int, str]], size: int) -> Iterator[tuple[tuple[int, str], ...]]:
-    buf: list[tuple[int, str]] = []
+def _chunks(items: Iterable[tuple[int, str | BadLine]], size: int
+            ) -> Iterator[tuple[tuple[int, str | BadLine], ...]]:
+    buf: list[tuple[int, str | BadLine]] = []
     for item in items:
         buf.append(item)
         if len(buf) == size:
@@ -438,9 +446,13 @@ def run_batch(cfg: BatchConfig) -> Summary:
 
             bar = tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr,
                        smoothing=0.05, dynamic_ncols=True, desc="capsa batch")
-        stream = open(cfg.input, "rb") if cfg.input != "-" else sys.stdin.buffer
         try:
-            chunks = _chunks(_input_lines(stream, done, counts), cfg.chunk_size)
+            stream = open(cfg.input, "rb") if cfg.input != "-" else sys.stdin.buffer
+        except OSError as exc:
+            raise InputError(f"cannot read {cfg.input}: {exc.strerror or exc}") from None
+        try:
+            name = "standard input" if cfg.input == "-" else cfg.input
+            chunks = _chunks(_input_lines(stream, name, done, counts), cfg.chunk_size)
             window = (4 * summary.workers + 2 if cfg.ordered else max(2, 3 * summary.workers))
             written = 0
             for _, res in windowed(backend.executor, solve_lines, chunks, cfg.args, window,

@@ -1,4 +1,8 @@
-"""``capsa batch IN -o OUT``: the best arrangement of every hand of a file, resumable."""
+"""``capsa batch IN -o OUT``: the best arrangement of every hand of a file, resumable.
+
+Bad lines, hostile ones included, go to the errors file and the run goes on; an output that
+cannot be written (a full disk, a read-only folder) is one line on standard error, exit
+status 2, and a rerun completes it (see :mod:`solver.batch.run`)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import sys
 from dataclasses import asdict
 
 from solver.batch import DEFAULT_CHUNK, BatchConfig, run_batch
+from solver.batch.output import write_stdout
 from solver.cli.common import int_arg, rules_argument
 
 
@@ -70,6 +75,5 @@ def run(args: argparse.Namespace) -> int:
     summary = run_batch(config_from_args(args))
     print(summary.text(), file=sys.stderr)
     if args.json_summary:
-        print(json.dumps(asdict(summary)))
-        sys.stdout.flush()
+        write_stdout(json.dumps(asdict(summary)))
     return 130 if summary.interrupted else 0

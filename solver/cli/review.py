@@ -1,13 +1,25 @@
-"""``capsa review FILE``: review hands played elsewhere (JSON lines), and where points went."""
+"""``capsa review FILE``: review hands played elsewhere (JSON lines), and where points went.
+
+A line that cannot be read (bad JSON, wrong cards, bytes that are not UTF-8, a lone surrogate,
+NaN, nesting too deep, over 64 KiB: see :mod:`solver.games.capsa.coach`) is listed as not
+reviewed with its number and a one-line reason, and the rest are reviewed. ``--errors FILE``
+also writes those lines as JSON lines ``{"line": N, "error": ...}``, the shape of ``capsa
+batch``'s errors file. Standard output or that file failing to be written (a full disk) is one
+line on standard error and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
-from solver.cli.common import int_arg, read_text, rules_argument
+from solver.batch.lines import error_record
+from solver.batch.output import write_stdout, write_whole
+from solver.cli.common import int_arg, rules_argument
+from solver.errors import InputError
 from solver.games.capsa.coach import METHODS, review
 
 
@@ -40,8 +52,38 @@ def format_review(rep: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def file_lines(path: str) -> list[bytes]:
+    """The lines of a file, or of standard input for ``-``, as bytes (each is read as UTF-8
+    on its own, so one bad line does not stop the others); a UTF-8 byte-order mark opening
+    the file is dropped."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.splitlines()  # at \n, \r\n and \r, as text was split before
+
+
+def check_errors_path(path: str, source: str) -> None:
+    """Refuse an ``--errors`` file that could not be written, before the review's work."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"the errors file {path} is a directory")
+    if not os.path.isdir(parent):
+        raise InputError(f"cannot write {path}: no directory {parent}")
+    if source != "-" and os.path.abspath(path) == os.path.abspath(source):
+        raise InputError("the errors file is the input file")
+
+
 def run(args: argparse.Namespace) -> int:
-    lines = read_text(args.file).splitlines()
+    if args.errors is not None:
+        check_errors_path(args.errors, args.file)
+    lines = file_lines(args.file)
     bar = None
     if args.progress and len(lines) > 1:
         from tqdm import tqdm
@@ -56,7 +98,11 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     out = rep.to_dict()
-    print(json.dumps(out, ensure_ascii=False) if args.json else format_review(out))
+    if args.errors is not None:
+        write_whole(args.errors, "".join(error_record(e["line"], e["error"]) + "\n"
+                                         for e in out["errors"]).encode())
+    write_stdout(json.dumps(out, ensure_ascii=False, allow_nan=False) if args.json
+                 else format_review(out))
     return 0
 
 
@@ -79,4 +125,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="no progress bar on standard error")
     p.add_argument("--json", action="store_true",
                    help="one JSON object: summary, every hand, the lines not reviewed")
+    p.add_argument("--errors", metavar="FILE", default=None,
+                   help="also write the lines not reviewed to FILE, as JSON lines "
+                        '{"line": N, "error": ...} (written whole; empty when every line '
+                        "was reviewed)")
     p.set_defaults(func=run)

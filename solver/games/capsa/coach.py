@@ -12,6 +12,17 @@ CARDS}`` for a natural they declared): the hand is then reviewed against that ma
 and the review adds what the player scored and what the best response to those rows would
 have scored, as the play page does. An ``id`` (any JSON value) is passed through.
 
+A line that cannot be reviewed is listed with its number and a one-line reason, and the rest
+are reviewed. A line from outside is read strictly (:func:`loads_line` and its helpers, here
+as the lowest layer that reads lines; ``capsa batch`` reads its lines with them too), so that
+no line can stop a review or make its report unwritable. A line is refused when it is over
+``MAX_LINE_BYTES`` (64 KiB), its bytes are not UTF-8 (an encoded surrogate such as ``ED A0
+80`` included), it holds a lone surrogate (a ``\\ud800`` escape without its pair), ``NaN``,
+``Infinity``, a number beyond a double (``1e400``), an integer of more than 4,300 digits, or
+nesting more than ``MAX_DEPTH`` (64) deep. An id is passed through exactly or its line is
+refused, never rewritten, so the report always writes as strict UTF-8 JSON. Lines end at
+``\\n``, ``\\r\\n`` or ``\\r`` only (a U+2028 inside a string does not end one).
+
 Per hand: the player's EV and the best EV under the same model (``table``: the self-play
 tables, with the hand's own card removal, from one search a hand; ``montecarlo``: sampled
 deals, both arrangements on the same deals, the hand's deals drawn from
@@ -53,6 +64,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +95,165 @@ MISTAKES = ("foul", "natural_not_declared", "natural_declared", "flush_or_straig
             "pair_broken", "front_too_strong", "kickers", "other")
 FIELDS = {"hand", "front", "middle", "back", "natural", "opponents", "id"}
 _MADE = {KIND_NAMES.index(k) for k in ("straight", "flush", "straight_flush", "royal_flush")}
+
+
+# ---------------------------------------------------------------- a line from outside
+MAX_LINE_BYTES = 65_536  # a hand with its id takes about 100 bytes, a review line under 1,000
+MAX_DEPTH = 64  # arrays and objects in one line; a hand needs 2, a review line 4
+MAX_INT_DIGITS = 4_300  # Python's own limit for turning text into an int
+MAX_ERROR_CHARS = 300
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# what must not reach a one-line message raw: controls, line breaks, surrogates
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def one_line(message: str, limit: int = MAX_ERROR_CHARS) -> str:
+    """``message`` cut to ``limit`` characters, its control characters, line breaks and lone
+    surrogates written as escapes: one line that always encodes as UTF-8."""
+    if len(message) > limit:
+        message = message[:limit] + "..."
+    return _UNSAFE.sub(lambda m: ascii(m.group())[1:-1], message)
+
+
+def too_long(size: int, limit: int = MAX_LINE_BYTES) -> str:
+    """Why a line of ``size`` bytes is refused."""
+    return f"the line is {size:,} bytes long; a line may hold at most {limit:,}"
+
+
+def decode_line(raw: bytes, limit: int = MAX_LINE_BYTES) -> str:
+    """The text of a line's bytes: strict UTF-8, at most ``limit`` bytes."""
+    if len(raw) > limit:
+        raise InputError(too_long(len(raw), limit))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(not_utf8(raw, exc)) from None
+
+
+def not_utf8(raw: bytes, exc: UnicodeDecodeError) -> str:
+    """Why ``raw`` is not UTF-8 (``exc`` from decoding it), naming the bad bytes."""
+    at = exc.start
+    three = raw[at:at + 3]
+    if len(three) == 3 and three[0] == 0xED and 0xA0 <= three[1] <= 0xBF:
+        return (f"not UTF-8 text: an encoded surrogate ({three.hex(' ').upper()}) at byte "
+                f"{at + 1}, which UTF-8 forbids")
+    return (f"not UTF-8 text: {exc.reason} at byte {at + 1} "
+            f"({raw[at:exc.end].hex(' ').upper()})")
+
+
+def check_text(text: str, limit: int = MAX_LINE_BYTES) -> str:
+    """``text`` if it is a line that can be echoed: at most ``limit`` bytes as UTF-8, and no
+    lone surrogate."""
+    if len(text) > limit // 4:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            raise InputError(too_long(size, limit))
+    m = _SURROGATE.search(text)
+    if m is not None:
+        raise InputError(_lone_surrogate(m.group()))
+    return text
+
+
+def _lone_surrogate(char: str, where: str = "the line") -> str:
+    return (f"{where} holds a lone surrogate U+{ord(char):04X} (half of a UTF-16 pair), "
+            "which is not Unicode text")
+
+
+def split_text(text: str) -> list[str]:
+    """The lines of ``text``, split at ``\\n``, ``\\r\\n`` and ``\\r`` only: unlike
+    ``str.splitlines``, a U+2028 or U+0085 inside a JSON string does not end its line."""
+    lines = _LINE_BREAKS.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class _Refused(ValueError):
+    """JSON that parses, refused all the same (its reason needs no "bad JSON" before it)."""
+
+
+def _constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {text[:40]} is beyond the range of a double")
+    return value
+
+
+def _int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _Refused(f"an integer of {digits:,} digits; at most {MAX_INT_DIGITS:,}")
+    return int(text)
+
+
+# one decoder for every line (json.loads with hooks would build one a call)
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float, parse_int=_int)
+
+
+def loads_line(text: str, what: str = "bad JSON") -> object:
+    """The JSON value of one line, strictly (see the module doc); :class:`InputError` when it
+    is not one (``"<what>: <reason>"`` when it does not parse as JSON)."""
+    check_text(text)
+    try:
+        value = _DECODER.decode(text)
+    except RecursionError:
+        raise InputError(f"nested more than {MAX_DEPTH} deep") from None
+    except _Refused as exc:
+        raise InputError(str(exc)) from None
+    except ValueError as exc:
+        raise InputError(f"{what}: {exc}") from None
+    # a walk only when the text could hide a problem: a surrogate escape, or deep nesting
+    if _SURROGATE_ESCAPE.search(text) or text.count("[") + text.count("{") > MAX_DEPTH:
+        problem = json_problem(value)
+        if problem:
+            raise InputError(problem)
+    return value
+
+
+def json_problem(value: object, depth: int = MAX_DEPTH) -> str | None:
+    """Why ``value`` cannot be written as strict UTF-8 JSON and read back the same (None when
+    it can): a value of no JSON type, a number that is not finite, a lone surrogate in a
+    string or a key, or nesting deeper than ``depth``. Iterative: any depth is safe to check."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        v, level = stack.pop()
+        if v is None or isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            if v.bit_length() > 14_000:  # near the limit of writing it in decimal
+                try:
+                    repr(v)
+                except ValueError:
+                    return f"an integer of more than {MAX_INT_DIGITS:,} digits"
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                return f"{v} is not a JSON number"
+        elif isinstance(v, str):
+            m = _SURROGATE.search(v)
+            if m is not None:
+                return _lone_surrogate(m.group(), "a string")
+        elif isinstance(v, (list, tuple, dict)):
+            if level > depth:
+                return f"nested more than {depth} deep"
+            if isinstance(v, dict):
+                for k in v:
+                    if not isinstance(k, str):
+                        return f"an object key must be a string, got {type(k).__name__}"
+                    stack.append((k, level))
+                stack.extend((x, level + 1) for x in v.values())
+            else:
+                stack.extend((x, level + 1) for x in v)
+        else:
+            return f"a {type(v).__name__} is not a JSON value"
+    return None
 
 
 @dataclass(frozen=True)
@@ -226,6 +397,9 @@ def parse_played(obj: object) -> Played:
     unknown = sorted(str(k) for k in obj if k not in FIELDS)
     if unknown:
         raise InputError(f"unknown field {unknown[0]!r}; allowed: {', '.join(sorted(FIELDS))}")
+    problem = json_problem(obj.get("id"))
+    if problem:  # it is written back as given: it must be strict JSON
+        raise InputError(f"the id cannot be echoed: {problem}")
     rows_given = [k for k in ("front", "middle", "back") if k in obj]
     declared = obj.get("natural", False)
     if not isinstance(declared, bool):
@@ -263,14 +437,15 @@ def _opponents(obj: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
     return tuple(given)
 
 
-def review(source: str | Iterable[str | Mapping[str, Any]], rules: RulesSpec = "standard",
-           opponents: int = 3, method: str = "table", samples: int = 1000, seed: int = 0,
-           card_removal: bool = True,
+def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
+           rules: RulesSpec = "standard", opponents: int = 3, method: str = "table",
+           samples: int = 1000, seed: int = 0, card_removal: bool = True,
            progress: Callable[[int], None] | None = None) -> ReviewReport:
-    """Review the hands of ``source``: JSON lines text, or an iterable of lines (strings) or
-    of hand objects (see the module doc). Lines that do not parse, or whose cards are wrong,
-    are reported with their 1-based line number (blank lines are skipped, and counted);
-    the rest are reviewed. ``progress(n)`` is called after each line."""
+    """Review the hands of ``source``: JSON lines text, or an iterable of lines (strings, or
+    bytes to be read as UTF-8) or of hand objects (see the module doc). Lines that do not
+    parse, or whose cards are wrong, are reported with their 1-based line number and a
+    one-line reason (blank lines are skipped, and counted); the rest are reviewed.
+    ``progress(n)`` is called after each line."""
     r = resolve_rules(rules)
     check_choice("method", method, METHODS)
     opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
@@ -280,23 +455,21 @@ def review(source: str | Iterable[str | Mapping[str, Any]], rules: RulesSpec = "
     st = tables_for(r)
     if not card_removal:
         st = plain_tables(st)
-    items: Iterable[str | Mapping[str, Any]] = (source.splitlines() if isinstance(source, str)
-                                                else source)
+    items: Iterable[str | bytes | Mapping[str, Any]] = (
+        split_text(source) if isinstance(source, str) else source)
     done: list[HandReview] = []
     errors: list[LineError] = []
     for line, item in enumerate(items, 1):
         try:
-            if isinstance(item, str):
-                if not item.strip():
+            value: object = decode_line(item) if isinstance(item, bytes) else item
+            if isinstance(value, str):
+                if not value.strip():
                     continue
-                try:
-                    item = json.loads(item)
-                except (ValueError, RecursionError) as exc:
-                    raise InputError(f"not valid JSON: {exc}") from None
-            played = parse_played(item)
+                value = loads_line(value, "not valid JSON")
+            played = parse_played(value)
             done.append(review_hand(played, r, st, opponents, method, samples, seed, line))
         except (InputError, CardError) as exc:
-            errors.append(LineError(line, str(exc)))
+            errors.append(LineError(line, one_line(str(exc))))
         if progress is not None:
             progress(1)
     return ReviewReport(tuple(done), tuple(errors), method, r,
@@ -467,5 +640,7 @@ def _known(played: Played, rules: Rules, st: StrategyTables, natural: Natural | 
     return actual, out
 
 
-__all__ = ["EXACT_EPS", "METHODS", "MISTAKES", "HandReview", "LineError", "Played",
-           "ReviewReport", "parse_played", "review", "review_hand", "summarize"]
+__all__ = ["EXACT_EPS", "MAX_DEPTH", "MAX_ERROR_CHARS", "MAX_INT_DIGITS", "MAX_LINE_BYTES",
+           "METHODS", "MISTAKES", "HandReview", "LineError", "Played", "ReviewReport",
+           "check_text", "decode_line", "json_problem", "loads_line", "not_utf8", "one_line",
+           "parse_played", "review", "review_hand", "split_text", "summarize", "too_long"]
