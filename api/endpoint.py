@@ -187,9 +187,9 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 def _where(path: list[Any]) -> str:
     """A field's path as the error messages write it, every part ASCII (a key may hold
     anything the client sent)."""
-    return ".".join(p if isinstance(p, int) or (isinstance(p, str) and p.isascii()
-                                                and p.isprintable()) else json.dumps(p)
-                    for p in (str(x) if isinstance(x, int) else x for x in path)) or "body"
+    parts = [str(p) if isinstance(p, int) or (p.isascii() and p.isprintable()) else json.dumps(p)
+             for p in path]
+    return ".".join(parts) or "body"
 
 
 def _find(doc: Any, bad: Callable[[Any], bool]) -> list[Any] | None:

@@ -98,6 +98,9 @@ def gunicorn_options(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
         # Behind nginx, a worker takes a connection only when a thread is free for it.
         "worker_connections": threads if behind_proxy else 1000,
         "preload_app": True,
+        # the fronts' byte limits on the head decide (api.proxy.ProxyLimits): gunicorn's own
+        # cap of 100 fields would refuse a head they let through, in HTML
+        "limit_request_fields": 32768,
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 0 if behind_proxy else keepalive,

@@ -52,7 +52,7 @@ def _open(page, live) -> None:
 
 
 def _idle(page) -> None:
-    page.wait_for_function("!document.body.hasAttribute('aria-busy')")
+    page.wait_for_function("() => !document.body.hasAttribute('aria-busy')")
 
 
 def _start(page, game: str, players: int | None = None, bots: str | None = None,
@@ -136,7 +136,7 @@ def test_capsa_table_with_rows_foul_check_best_and_review(page, live):
     assert rows == {"front": cards[:3], "middle": cards[3:8], "back": cards[8:]}
     # A card clicked in a row goes back to the hand.
     page.click(f'.drop-row[data-row="back"] button[data-card="{cards[12]}"]')
-    page.wait_for_function("!document.querySelector('#foul').classList.contains('bad')")
+    page.wait_for_function("() => !document.querySelector('#foul').classList.contains('bad')")
     assert page.locator("#my-hand button.card").count() == 1
     # "Best" fills the solver's choice: no foul, the rows can be set.
     page.click("#best-btn")
@@ -579,7 +579,7 @@ def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
     _shoot(page, "drill-answer")
     # Hand 2 (key N): the best rows this time, so nothing is lost; the figures move.
     page.keyboard.press("n")
-    page.wait_for_function("document.querySelector('#drill-heading').textContent.includes('hand 2')")
+    page.wait_for_function("() => document.querySelector('#drill-heading').textContent.includes('hand 2')")
     _idle(page)
     second = page.locator("#drill-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(second) != sorted(first)
@@ -600,7 +600,7 @@ def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
     assert page.locator("#drill-trend svg polyline").count() == 2  # the two means
     # Practise the worst mistake again: the same 13 cards, dealt as hand 3.
     page.click('#drill-worst li[data-n="1"] button.practise')
-    page.wait_for_function("document.querySelector('#drill-heading').textContent.includes('hand 1 again')")
+    page.wait_for_function("() => document.querySelector('#drill-heading').textContent.includes('hand 1 again')")
     _idle(page)
     again = page.locator("#drill-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(again) == sorted(first)

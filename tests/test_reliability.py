@@ -229,3 +229,22 @@ def test_metric_labels_stay_bounded(client):
     assert "MADEUP" not in text
     assert re.search(r'capsa_http_requests_total\{method="other",route="[^"]*",'
                      r'status="405"\} ([0-9.]+)', text)
+
+
+def test_the_drill_takes_versions_too(tmp_path):
+    c = _app(str(tmp_path / "s.sqlite3")).test_client()
+    view = c.post("/v1/sessions/drill", json={"seed": 4}).get_json()
+    token, hand = view["token"], view["own_cards"]
+    rules = {k: v for k, v in view["rules"].items() if k != "players"}
+    arr = c.post("/v1/capsa/arrange", json={"hand": hand, "rules": rules, "top": 1}
+                 ).get_json()["arrangements"][0]
+    body = {"token": token, "version": view["version"],
+            "move": {row: arr[row] for row in ("front", "middle", "back")}}
+    a, b = c.post("/v1/sessions/drill/move", json=body), c.post("/v1/sessions/drill/move", json=body)
+    assert a.status_code == b.status_code == 200 and a.get_json() == b.get_json()
+    assert a.get_json()["stats"]["hands"] == 1
+    nxt = {"token": token, "version": a.get_json()["version"]}
+    a, b = c.post("/v1/sessions/drill/next", json=nxt), c.post("/v1/sessions/drill/next", json=nxt)
+    assert a.get_json() == b.get_json() and a.get_json()["hand"] == 2
+    r = c.post("/v1/sessions/drill/next", json={**nxt, "version": 1})
+    assert r.status_code == 409 and r.get_json()["state"]["hand"] == 2

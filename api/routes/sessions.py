@@ -14,7 +14,8 @@ drill routes a play session's with 409 ``not_a_drill``; ``/delete`` ends either.
 The store is opened and checked when the app is built (:mod:`api.storage`); a store that
 fails later answers 503 ``storage_unavailable`` with ``Retry-After``.
 
-``/move``, ``/next`` and ``/replay`` take the ``version`` of the view they were made from
+``/move``, ``/next`` and ``/replay`` (and the drill's ``/move``, ``/next`` and ``/again``)
+take the ``version`` of the view they were made from
 (every view carries it): a resend of the request that made the current version (a client
 retrying after a time-out) is answered with the view now and not applied twice; a request
 from an older version is 409 ``stale_version`` with the session now in ``state``. Without
@@ -29,10 +30,10 @@ from flask import Blueprint, current_app, jsonify
 from pydantic import Discriminator, Field, Tag
 
 from api.endpoint import ApiError, Body, Int, json_endpoint
-from api.storage import drill
-from api.storage import sessions as service
 from api.routes.capsa import ArrangementIn, Hand, NaturalName, RulesIn
 from api.schemas import Cards, cards, choice
+from api.storage import drill
+from api.storage import sessions as service
 from solver.errors import IllegalMoveError, InputError
 from solver.games import DEFAULT_GAME, get_game, list_games
 from solver.games.capsa.limits import ROW_SIZES
@@ -197,6 +198,7 @@ DrillMove = Annotated[
 class DrillMoveRequest(Body):
     token: Token
     move: DrillMove
+    version: Version = VERSION_FIELD
 
 
 FrontSoFar = Annotated[Cards, cards(0, ROW_SIZES["front"], description="the front so far")]
@@ -362,19 +364,20 @@ def drill_check(body: DrillCheckRequest) -> dict:
                summary="Set the drill hand's rows (or declare its natural): EV lost, the best "
                        "arrangement and the mistake class at once; the figures updated")
 def drill_move(body: DrillMoveRequest) -> dict:
-    return _guard(drill().move, body.token, body.move.model_dump(exclude_none=True))
+    return _guard(drill().move, body.token, body.move.model_dump(exclude_none=True),
+                  body.version)
 
 
-@json_endpoint(bp, "/drill/next", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/drill/next", NextRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="Deal the drill's next hand")
-def drill_next(body: TokenRequest) -> dict:
-    return drill().next_hand(body.token)
+def drill_next(body: NextRequest) -> dict:
+    return drill().next_hand(body.token, body.version)
 
 
-@json_endpoint(bp, "/drill/again", HandRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/drill/again", ReplayRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="Deal the cards of drilled hand n again (practise a mistake again)")
-def drill_again(body: HandRequest) -> dict:
-    return drill().again(body.token, body.n)
+def drill_again(body: ReplayRequest) -> dict:
+    return drill().again(body.token, body.n, body.version)
 
 
 @json_endpoint(bp, "/drill/stats", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,

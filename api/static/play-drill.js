@@ -66,7 +66,7 @@ async function setRows(move) {
   await hooks.run(async () => {
     const body = move.kind === "natural" ? { kind: "natural" } :
       { front: move.front, middle: move.middle, back: move.back };
-    const v = await api("/v1/sessions/drill/move", { token: S.token, move: body });
+    const v = await api("/v1/sessions/drill/move", { token: S.token, move: body, version: S.drill && S.drill.version });
     showDrill(v);
     $("drill-answer").scrollIntoView({ block: "nearest" });
     $("drill-next-btn").focus({ preventScroll: true });
@@ -76,14 +76,14 @@ async function setRows(move) {
 export async function drillNext() {
   if (!S.drill || !S.drill.answered) return;
   await hooks.run(async () => {
-    showDrill(await api("/v1/sessions/drill/next", { token: S.token }));
+    showDrill(await api("/v1/sessions/drill/next", { token: S.token, version: S.drill.version }));
     focusHand();
   });
 }
 
 async function practise(n) {
   await hooks.run(async () => {
-    showDrill(await api("/v1/sessions/drill/again", { token: S.token, n: n }));
+    showDrill(await api("/v1/sessions/drill/again", { token: S.token, n: n, version: S.drill && S.drill.version }));
     $("drill").scrollIntoView({ block: "start" });
     focusHand();
   });

@@ -25,7 +25,7 @@ async function run(fn) {
       showError(e.message + " Start a new session.");
     } else if (e.status === 409 && e.code === "stale_version" && e.data && e.data.state) {
       // the table moved on (another tab, or an answer that never reached us): show it as it is
-      show(e.data.state);
+      if (e.data.state.mode === "drill") showDrill(e.data.state); else show(e.data.state);
       notice("The table had moved on since this page last saw it; here it is now.");
     } else {
       showError(e.message);

@@ -28,6 +28,8 @@ from api.server import (
     serve,
 )
 from solver.cli.common import int_arg
+from solver.errors import InputError
+from solver.sessions.store import StorageUnavailable
 
 MIN_DEADLINE_S, MAX_DEADLINE_S = 0.1, 600.0
 
@@ -68,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
         from solver.games.capsa.strategy.tables import use_tables
 
         use_tables(args.tables)  # every process of the service inherits it (CAPSA_TABLES)
-    return serve(config_from_args(args))
+    try:
+        return serve(config_from_args(args))
+    except StorageUnavailable as exc:  # checked when the app is built: refuse in one line
+        raise InputError(f"cannot start: {exc}") from None
 
 
 def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -112,9 +117,9 @@ def add(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="seconds an idle client connection stays open "
                         f"(default {DEFAULT_KEEPALIVE})")
     p.add_argument("--max-connections", type=int_arg("max-connections", 64, 65536),
-                   default=ProxyLimits().max_connections,
+                   default=ProxyLimits.max_connections,
                    help="cap on the front's open connections (default "
-                        f"{ProxyLimits().max_connections})")
+                        f"{ProxyLimits.max_connections})")
     p.add_argument("--front", choices=FRONTS, default="auto",
                    help="what reads requests before gunicorn: nginx, embedded (waitress), "
                         "none, or auto: nginx where installed, else embedded (default auto)")

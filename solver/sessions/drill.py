@@ -34,6 +34,7 @@ from solver.sessions.service import (
     SEED_MAX,
     LeakError,
     SessionStateError,
+    check_version,
     derived_seed,
 )
 from solver.sessions.store import Session, SessionNotFound, SessionStore
@@ -125,9 +126,13 @@ class DrillService:
         created = self.store.create(game, session.meta, session.state)
         return created, self.view(created)
 
-    def next_hand(self, token: str) -> dict[str, Any]:
-        """Deal the next hand (once the current one is answered)."""
+    def next_hand(self, token: str, version: int | None = None) -> dict[str, Any]:
+        """Deal the next hand (once the current one is answered); ``version`` as for a
+        play session's (:func:`solver.sessions.service.check_version`)."""
         session = self._load(token)
+        resent = check_version(session, version, "next", None, self.view)
+        if resent is not None:
+            return resent
         self._answered_first(session, "dealing the next hand")
         n = session.state["n"] + 1
         seed = derived_seed(session.meta["seed"], n)
@@ -136,10 +141,13 @@ class DrillService:
         self.store.save(session)
         return self.view(session)
 
-    def again(self, token: str, n: Any) -> dict[str, Any]:
+    def again(self, token: str, n: Any, version: int | None = None) -> dict[str, Any]:
         """Deal the cards of drilled hand ``n`` again, as a new hand (once the current one is
-        answered): a new try at the same 13 cards."""
+        answered): a new try at the same 13 cards; ``version`` as for :meth:`next_hand`."""
         session = self._load(token)
+        resent = check_version(session, version, "again", n, self.view)
+        if resent is not None:
+            return resent
         self._answered_first(session, "practising a hand again")
         hand = self._cards_of(session, n)
         self._start(session, session.state["n"] + 1, None, hand, n)
@@ -198,13 +206,16 @@ class DrillService:
                                    "middle, and the middle at least the front")
         return parse_played({"hand": hand, **arr.to_dict()})
 
-    def move(self, token: str, move: Any) -> dict[str, Any]:
+    def move(self, token: str, move: Any, version: int | None = None) -> dict[str, Any]:
         """Set the rows (or declare the natural) of the current hand: the coach's answer at
-        once, and the figures updated."""
+        once, and the figures updated; ``version`` as for :meth:`next_hand`."""
         from solver.games.capsa.coach import review_hand
         from solver.games.capsa.strategy.tables import tables_for
 
         session = self._load(token)
+        resent = check_version(session, version, "move", move, self.view)
+        if resent is not None:
+            return resent
         if session.state.get("answer") is not None:
             raise SessionStateError(f"hand {session.state['n']} is answered; deal the next "
                                     "hand or practise one again")
@@ -324,7 +335,8 @@ class DrillService:
                "own_cards": list(st["hand"]), "answered": answer is not None,
                "natural_move": natural_move, "answer": answer,
                "hands_played": session.meta.get("hands", 0),
-               "stats": self.figures(session), "expires": session.expires}
+               "stats": self.figures(session), "expires": session.expires,
+               "version": session.version}
         self._check_no_leak(out, session)
         return out
 

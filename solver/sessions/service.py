@@ -21,7 +21,7 @@ import hashlib
 import json
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solver.cards import cards_named
@@ -73,6 +73,30 @@ def deal_key(doc: Mapping[str, Any]) -> str:
     """A short fingerprint of a deal and its rules: what seeds the bots of that deal."""
     text = json.dumps([doc.get("deal"), doc.get("rules")], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _request_key(action: str, args: Any) -> str:
+    return hashlib.sha256(json.dumps([action, args], sort_keys=True).encode()).hexdigest()
+
+
+def check_version(session: Session, version: int | None, action: str, args: Any,
+                  view: Callable[[Session], dict[str, Any]]) -> dict[str, Any] | None:
+    """Check the ``version`` a changing request (``action`` with ``args``) was made from;
+    ``None``: not checked. The stored version: go on (``None`` is returned, and the request
+    noted in the session's meta, saved with the change). The version before it, and the
+    request that made the stored version was this very one: a resend (a client retrying
+    after a time-out), answered with ``view(session)`` and applied no second time. Anything
+    else: :class:`StaleVersion`, with the view now."""
+    key = _request_key(action, args)
+    if version is None or version == session.version:
+        session.meta["last_request"] = {"version": session.version, "key": key}
+        return None
+    last = session.meta.get("last_request") or {}
+    if version == session.version - 1 and last == {"version": version, "key": key}:
+        return view(session)
+    raise StaleVersion(f"this request was made from version {version} of the session, which "
+                       f"is now at version {session.version}: the answer holds the session "
+                       "as it is now", view(session))
 
 
 class SessionService:
@@ -265,37 +289,13 @@ class SessionService:
                                     "routes", code="drill_session")
         return session
 
-    # ------------------------------------------------------------------ versions
-    @staticmethod
-    def _request_key(action: str, args: Any) -> str:
-        return hashlib.sha256(json.dumps([action, args], sort_keys=True).encode()).hexdigest()
-
-    def _resent(self, session: Session, version: int | None, action: str,
-                args: Any) -> dict[str, Any] | None:
-        """Check the ``version`` a changing request was made from (``None``: not checked).
-        The stored version: go on (``None``). The one before it, and the request that made
-        the stored version was this very one: a resend (a client retrying after a time-out),
-        answered with the view now and applied no second time. Anything else:
-        :class:`StaleVersion`, with the view now."""
-        if version is None or version == session.version:
-            session.meta["last_request"] = {"version": session.version,
-                                    "key": self._request_key(action, args)}
-            return None
-        last = session.meta.get("last_request") or {}
-        if (version == session.version - 1 and last.get("version") == version
-                and last.get("key") == self._request_key(action, args)):
-            return self.view(session)
-        raise StaleVersion(f"this request was made from version {version} of the session, "
-                           f"which is now at version {session.version}: the answer holds "
-                           "the session as it is now", self.view(session))
-
     def move(self, token: str, move_doc: Any, version: int | None = None) -> dict[str, Any]:
         """Play the human's move (the engine validates it), then let the bots answer.
         With ``version`` (the ``version`` of the view the move was chosen from), a resent
         move is answered without being played twice, and a move from an older view is
-        refused (:meth:`_resent`)."""
+        refused (:func:`check_version`)."""
         session = self._load(token)
-        resent = self._resent(session, version, "move", move_doc)
+        resent = check_version(session, version, "move", move_doc, self.view)
         if resent is not None:
             return resent
         state = self._state(session)
@@ -325,7 +325,7 @@ class SessionService:
         """Deal the next hand of the session (after the current one is over); ``version``
         as for :meth:`move` (a resent request deals one hand, not two)."""
         session = self._load(token)
-        resent = self._resent(session, version, "next", None)
+        resent = check_version(session, version, "next", None, self.view)
         if resent is not None:
             return resent
         state = self._state(session)
@@ -343,7 +343,7 @@ class SessionService:
         """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal;
         ``version`` as for :meth:`move`."""
         session = self._load(token)
-        resent = self._resent(session, version, "replay", n)
+        resent = check_version(session, version, "replay", n, self.view)
         if resent is not None:
             return resent
         state = self._state(session)
