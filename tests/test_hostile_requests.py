@@ -244,3 +244,14 @@ def test_served_hostile_requests(served):
     status, data = _raw_post(served.port, "/v1/capsa/valid", json.dumps(
         {"hand": "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"}).encode())
     assert status == 200 and strict_json(data) == {"valid_arrangements": 18835}
+
+
+def test_review_text_lines_end_only_at_line_breaks(client):
+    """A U+2028 or U+0085 inside an id does not end its line (as ``capsa review`` reads)."""
+    hand = {"hand": "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h", "front": "As Ad Kh",
+            "middle": "Kd Qc Js Ts 9h", "back": "7c 6d 5s 3c 2h"}
+    text = "\n".join(json.dumps({**hand, "id": f"a\u2028b\u0085{i}"}, ensure_ascii=False)
+                     for i in range(2)) + "\r\n[1"
+    body = client.post("/v1/capsa/review", json={"text": text}).get_json()
+    assert body["summary"]["hands"] == 2 and [e["line"] for e in body["errors"]] == [3]
+    assert [h["id"] for h in body["hands"]] == ["a\u2028b\u00850", "a\u2028b\u00851"]

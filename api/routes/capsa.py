@@ -32,7 +32,7 @@ from solver.games.capsa.limits import (
     ROW_SIZES,
 )
 from solver.games.capsa.coach import METHODS as REVIEW_METHODS
-from solver.games.capsa.coach import MISTAKES, review
+from solver.games.capsa.coach import MISTAKES, review, split_text
 from solver.games.capsa.lookup import WHEEL_MODES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, score
 from solver.games.capsa.rules import (
@@ -413,7 +413,7 @@ def review_hands(body: ReviewRequest) -> dict:
     mistake; the summary (EV lost with a 95% CI, per mistake class, the costliest hands)."""
     if (body.text is None) == (body.hands is None):
         raise InputError("give the played hands either as text (JSON lines) or as hands, not both")
-    lines: list[Any] = body.text.splitlines() if body.text is not None else list(body.hands or [])
+    lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
     if len(lines) > MAX_REVIEW_LINES:
         raise InputError(f"a review takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
     if body.method == "montecarlo" and len(lines) * body.samples > MAX_BATCH_SAMPLES:
