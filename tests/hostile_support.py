@@ -52,7 +52,7 @@ def base_bodies(post: Post) -> dict[str, dict[str, Any]]:
     for game, route in (("big-two", "/v1/big-two/advise"), ("da-san", "/v1/da-san/advise"),
                         ("da-bai-fen", "/v1/da-bai-fen/advise")):
         token, view = _session(post, game, 7)
-        bodies[route] = {"observation": view["observation"], "iterations": 2, "seed": 1}
+        bodies[route] = {"observation": view["observation"], "iterations": 1, "seed": 1}
     # Capsa sessions: the human moves first, so the token routes have a live hand; each
     # changing route gets a session of its own (the routes may be probed in any order)
     def live() -> tuple[str, list[str], dict[str, list[str]]]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import http.client
 import json
 import math
+import socket
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -35,9 +37,10 @@ from api.endpoint import MAX_JSON_DEPTH
 APP = create_app({"TESTING": True, "WARMUP": False})
 POST_ROUTES = sorted(p for p, ops in APP.test_client().get("/openapi.json").get_json()["paths"]
                      .items() if "post" in ops)
-# an imported hand is a whole game document: its fields two levels down are enough (each
-# variant starts a session)
-MAX_PATH = {"/v1/sessions/import": 3}
+# an imported hand is a whole game document and an observation a whole seat's view: their
+# fields a level or two down are enough (each variant starts a session or a search)
+MAX_PATH = {"/v1/sessions/import": 3, "/v1/big-two/advise": 2, "/v1/da-san/advise": 2,
+            "/v1/da-bai-fen/advise": 2}
 
 
 @pytest.fixture(scope="module")
@@ -255,3 +258,53 @@ def test_review_text_lines_end_only_at_line_breaks(client):
     body = client.post("/v1/capsa/review", json={"text": text}).get_json()
     assert body["summary"]["hands"] == 2 and [e["line"] for e in body["errors"]] == [3]
     assert [h["id"] for h in body["hands"]] == ["a\u2028b\u00850", "a\u2028b\u00851"]
+
+
+TRAVERSALS = (
+    "/static/../pyproject.toml", "/static/%2e%2e/pyproject.toml", "/static/..%2fpyproject.toml",
+    "/static/%2e%2e%2fapi%2fapp.py", "/static/..%5c..%5cpyproject.toml",
+    "/static/%252e%252e/pyproject.toml", "/static/....//....//pyproject.toml",
+    "/static/..;/pyproject.toml", "/static/%00../pyproject.toml", "/static/play.html%00.js",
+    "/static//etc/passwd", "/static/%2fetc%2fpasswd", "/static/../../../../etc/passwd",
+    "/..%2f..%2fetc%2fpasswd", "/static/\u2025/pyproject.toml".encode().decode("latin-1"),
+    "/static/%c0%ae%c0%ae/pyproject.toml", "/static/.%2e/.%2e/etc/passwd",
+)
+
+
+def _raw_get(port: int, path: str) -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(b"GET " + path.encode("latin-1") + b" HTTP/1.1\r\nHost: x\r\n"
+                  b"Connection: close\r\n\r\n")
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_served_paths_never_leave_the_static_folder(served):
+    for path in TRAVERSALS:
+        status, body = _raw_get(served.port, path)
+        assert status < 500, (path, status)
+        assert b"[build-system]" not in body and b"root:" not in body
+        assert b"create_app" not in body, path
+
+
+def test_served_burst_on_one_session_plays_each_move_once(served):
+    """Eight clients resend one move at once: it is played once, and each gets its answer
+    (a resend that lost the race to its original is answered as the original was)."""
+
+    def post(path: str, body: Any) -> tuple[int, Any]:
+        status, data = _raw_post(served.port, path, dumps(body))
+        return status, strict_json(data)
+
+    status, view = post("/v1/sessions", {"game": "big-two", "seed": 9, "bots": "random"})
+    assert status == 200 and view["your_turn"]
+    body = {"token": view["token"], "move": view["legal_moves"][-1], "version": view["version"]}
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: post("/v1/sessions/move", body), range(8)))
+    assert all(status == 200 for status, _ in answers), answers
+    played = [a for _, a in answers]
+    assert all(a == played[0] for a in played)
+    status, state = post("/v1/sessions/state", {"token": view["token"]})
+    assert state["version"] == view["version"] + 1 and state == played[0]

@@ -20,6 +20,8 @@ from api.endpoint import Body, json_endpoint
 from api.offload import offload
 from api.schemas import Cards, Int, cards, choice
 from solver.errors import InputError
+from solver.games.capsa.coach import METHODS as REVIEW_METHODS
+from solver.games.capsa.coach import MISTAKES, review, split_text
 from solver.games.capsa.limits import (
     HAND_SIZE,
     MAX_BATCH_HANDS,
@@ -31,8 +33,6 @@ from solver.games.capsa.limits import (
     MAX_WORK_PER_REQUEST,
     ROW_SIZES,
 )
-from solver.games.capsa.coach import METHODS as REVIEW_METHODS
-from solver.games.capsa.coach import MISTAKES, review, split_text
 from solver.games.capsa.lookup import WHEEL_MODES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, score
 from solver.games.capsa.rules import (

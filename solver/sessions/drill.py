@@ -34,8 +34,8 @@ from solver.sessions.service import (
     SEED_MAX,
     LeakError,
     SessionStateError,
-    check_version,
     derived_seed,
+    versioned,
 )
 from solver.sessions.store import Session, SessionNotFound, SessionStore
 from solver.validation import check_int
@@ -128,11 +128,10 @@ class DrillService:
 
     def next_hand(self, token: str, version: int | None = None) -> dict[str, Any]:
         """Deal the next hand (once the current one is answered); ``version`` as for a
-        play session's (:func:`solver.sessions.service.check_version`)."""
-        session = self._load(token)
-        resent = check_version(session, version, "next", None, self.view)
-        if resent is not None:
-            return resent
+        play session's (:func:`solver.sessions.service.versioned`)."""
+        return versioned(self._load, self.view, token, version, "next", None, self._deal_next)
+
+    def _deal_next(self, session: Session) -> dict[str, Any]:
         self._answered_first(session, "dealing the next hand")
         n = session.state["n"] + 1
         seed = derived_seed(session.meta["seed"], n)
@@ -144,10 +143,10 @@ class DrillService:
     def again(self, token: str, n: Any, version: int | None = None) -> dict[str, Any]:
         """Deal the cards of drilled hand ``n`` again, as a new hand (once the current one is
         answered): a new try at the same 13 cards; ``version`` as for :meth:`next_hand`."""
-        session = self._load(token)
-        resent = check_version(session, version, "again", n, self.view)
-        if resent is not None:
-            return resent
+        return versioned(self._load, self.view, token, version, "again", n,
+                         lambda session: self._again(session, n))
+
+    def _again(self, session: Session, n: Any) -> dict[str, Any]:
         self._answered_first(session, "practising a hand again")
         hand = self._cards_of(session, n)
         self._start(session, session.state["n"] + 1, None, hand, n)
@@ -209,13 +208,13 @@ class DrillService:
     def move(self, token: str, move: Any, version: int | None = None) -> dict[str, Any]:
         """Set the rows (or declare the natural) of the current hand: the coach's answer at
         once, and the figures updated; ``version`` as for :meth:`next_hand`."""
+        return versioned(self._load, self.view, token, version, "move", move,
+                         lambda session: self._answer(session, move))
+
+    def _answer(self, session: Session, move: Any) -> dict[str, Any]:
         from solver.games.capsa.coach import review_hand
         from solver.games.capsa.strategy.tables import tables_for
 
-        session = self._load(token)
-        resent = check_version(session, version, "move", move, self.view)
-        if resent is not None:
-            return resent
         if session.state.get("answer") is not None:
             raise SessionStateError(f"hand {session.state['n']} is answered; deal the next "
                                     "hand or practise one again")

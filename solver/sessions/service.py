@@ -28,7 +28,7 @@ from solver.cards import cards_named
 from solver.errors import IllegalMoveError, InputError
 from solver.games import canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
-from solver.sessions.store import Session, SessionStore
+from solver.sessions.store import Conflict, Session, SessionStore
 from solver.validation import check_int
 
 LEGAL_LIST_MAX = 2000  # longer move lists (a table game's ~20,000 splits) go as a count only
@@ -97,6 +97,27 @@ def check_version(session: Session, version: int | None, action: str, args: Any,
     raise StaleVersion(f"this request was made from version {version} of the session, which "
                        f"is now at version {session.version}: the answer holds the session "
                        "as it is now", view(session))
+
+
+def versioned(load: Callable[[str], Session], view: Callable[[Session], dict[str, Any]],
+              token: str, version: int | None, action: str, args: Any,
+              apply: Callable[[Session], dict[str, Any]]) -> dict[str, Any]:
+    """Run the changing request ``apply(session)`` under :func:`check_version`. When another
+    request saved the session between this one's load and save (:class:`Conflict`) and it
+    was this very request (a resend racing its original), the answer is the original's."""
+    session = load(token)
+    resent = check_version(session, version, action, args, view)
+    if resent is not None:
+        return resent
+    try:
+        return apply(session)
+    except Conflict:
+        if version is None:
+            raise
+        resent = check_version(load(token), version, action, args, view)
+        if resent is not None:
+            return resent
+        raise
 
 
 class SessionService:
@@ -293,11 +314,11 @@ class SessionService:
         """Play the human's move (the engine validates it), then let the bots answer.
         With ``version`` (the ``version`` of the view the move was chosen from), a resent
         move is answered without being played twice, and a move from an older view is
-        refused (:func:`check_version`)."""
-        session = self._load(token)
-        resent = check_version(session, version, "move", move_doc, self.view)
-        if resent is not None:
-            return resent
+        refused (:func:`versioned`)."""
+        return versioned(self._load, self.view, token, version, "move", move_doc,
+                         lambda session: self._play(session, move_doc))
+
+    def _play(self, session: Session, move_doc: Any) -> dict[str, Any]:
         state = self._state(session)
         seat = session.meta["seat"]
         if state.is_terminal():
@@ -324,10 +345,9 @@ class SessionService:
     def next_hand(self, token: str, version: int | None = None) -> dict[str, Any]:
         """Deal the next hand of the session (after the current one is over); ``version``
         as for :meth:`move` (a resent request deals one hand, not two)."""
-        session = self._load(token)
-        resent = check_version(session, version, "next", None, self.view)
-        if resent is not None:
-            return resent
+        return versioned(self._load, self.view, token, version, "next", None, self._deal_next)
+
+    def _deal_next(self, session: Session) -> dict[str, Any]:
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand first")
@@ -342,10 +362,10 @@ class SessionService:
     def replay_deal(self, token: str, n: int, version: int | None = None) -> dict[str, Any]:
         """Re-deal the cards of finished hand ``n`` as a new hand: a new try at one deal;
         ``version`` as for :meth:`move`."""
-        session = self._load(token)
-        resent = check_version(session, version, "replay", n, self.view)
-        if resent is not None:
-            return resent
+        return versioned(self._load, self.view, token, version, "replay", n,
+                         lambda session: self._replay(session, n))
+
+    def _replay(self, session: Session, n: int) -> dict[str, Any]:
         state = self._state(session)
         if not state.is_terminal():
             raise SessionStateError("finish the current hand before replaying a deal")
