@@ -34,16 +34,41 @@ def test_arrange(client):
     assert 0 < body["elapsed_ms"] <= wall_ms
 
 
+def _same_arrangements(http: list[dict], py: list[dict]) -> None:
+    """The HTTP answer's arrangements are the Python API's, row for row and ev for ev."""
+    assert len(http) == len(py)
+    for a, b in zip(http, py):
+        assert [a[row] for row in ("front", "middle", "back")] == \
+            [b[row] for row in ("front", "middle", "back")]
+        assert a["ev"] == pytest.approx(b["ev"], abs=1e-9)
+
+
 def test_arrange_methods_and_rules(client):
+    """Each method and the rule options reach the solver: the answer is what the Python API
+    gives for the same inputs (Monte Carlo with the same seed), and ``known`` scores each
+    arrangement exactly against the opponent's rows."""
+    import solver
+    from solver.games.capsa.referee import score
+
+    rules = {"preset": "standard", "royalty_mode": "net", "royalties": {"back": {"flush": 1}}}
     r = client.post("/v1/capsa/arrange", json={
         "hand": HAND.split(), "method": "montecarlo", "samples": 50, "seed": 3, "opponents": 2,
-        "rules": {"preset": "standard", "royalty_mode": "net", "royalties": {"back": {"flush": 1}}}})
+        "rules": rules})
     assert r.status_code == 200 and r.get_json()["seed"] == 3
+    py = solver.arrange(HAND, rules, 2, method="montecarlo", samples=50, seed=3).to_dict()
+    _same_arrangements(r.get_json()["arrangements"], py["arrangements"])
+    flush_back = solver.arrange(HAND, "standard", 2, method="montecarlo", samples=50,
+                                seed=3).to_dict()
+    assert [a["ev"] for a in flush_back["arrangements"]] != [a["ev"] for a in py["arrangements"]]
+    opponent = {"front": "2s 2d 3h", "middle": "3s 4c 4d 5h 6s", "back": "7h 8c 9c Tc Jc"}
     r = client.post("/v1/capsa/arrange", json={
-        "hand": HAND, "method": "known",
-        "opponent_arrangements": [{"front": "2s 2d 3h", "middle": "3s 4c 4d 5h 6s",
-                                   "back": "7h 8c 9c Tc Jc"}]})
-    assert r.status_code == 200 and r.get_json()["opponents"] == 1
+        "hand": HAND, "method": "known", "opponent_arrangements": [opponent]})
+    body = r.get_json()
+    assert r.status_code == 200 and body["opponents"] == 1
+    for arr in body["arrangements"]:
+        table = score([{row: arr[row] for row in ("front", "middle", "back")}, opponent],
+                      "standard")
+        assert arr["ev"] == pytest.approx(table.to_dict()["players"][0]["points"])
 
 
 def test_batch_score_valid(client):

@@ -5,6 +5,7 @@ and seed), in JSON lines or Parquet."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -13,6 +14,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+import solver.games.capsa.strategy.tables
 from solver.batch import BatchConfig, run_batch
 from solver.batch.output import read_record, record_path, write_record
 from solver.batch.run import run_record
@@ -86,6 +88,9 @@ def test_record_names_the_strategy_tables(tmp_path):
     run_batch(cfg)
     path = record_path(cfg.output, parquet=False)
     record = read_record(path)
+    # the tables in use are the shipped file: the record names its bytes, hashed here anew
+    shipped = Path(solver.games.capsa.strategy.tables.__file__).parent.parent / "data" / "tables.npz"
+    assert record["tables"] == hashlib.sha256(shipped.read_bytes()).hexdigest()[:16]
     assert record == run_record(cfg) and record["tables"] == tables_digest()
     assert record["rules"]["scoring"] == "one-six" and record["opponents"] == 3
     write_record(path, {**record, "tables": "0123456789abcdef"})  # as another version wrote it

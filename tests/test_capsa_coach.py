@@ -15,7 +15,6 @@ import solver
 from solver.cli import main as capsa
 from solver.errors import InputError
 from solver.games.capsa.coach import EXACT_EPS, MISTAKES, review
-from solver.games.capsa.lookup import KIND_NAMES
 from solver.games.capsa.methods import exact
 from solver.games.capsa.methods.montecarlo import hand_seed
 from solver.games.capsa.referee import row_strengths, score
@@ -266,11 +265,19 @@ def test_http_review(client):
     assert body["hands"][1]["ev_lost"] > 0 and body["hands"][1]["mistake"] in MISTAKES
     r = client.post("/v1/capsa/review", json={"hands": [_rows(res.best.arrangement)]})
     assert r.status_code == 200 and r.get_json()["hands"][0]["exact"] is True
-    for bad, code in (({"text": text, "hands": [{}]}, 422), ({}, 422),
-                      ({"text": text, "method": "known"}, 400),
-                      ({"text": "\n" * 5001}, 422),
-                      ({"text": text, "method": "montecarlo", "samples": 2000}, 200),
-                      ({"hands": [{}] * 30, "method": "montecarlo", "samples": 1000}, 422)):
+    for bad, code, says in (({"text": text, "hands": [{}]}, 422, "not both"),
+                            ({}, 422, "not both"),
+                            ({"text": text, "method": "known"}, 400, "method"),
+                            ({"text": "\n" * 5001}, 422, "at most 5,000 lines"),
+                            ({"hands": [{}] * 30, "method": "montecarlo", "samples": 1000}, 422,
+                             "at most 20,000 samples")):
         r = client.post("/v1/capsa/review", json=bad)
         assert r.status_code == code, (bad, r.get_json())
-        assert "error" in r.get_json() or code == 200
+        assert says in r.get_json()["error"]["message"], (bad, r.get_json())
+    # Monte Carlo at the largest sample count a two-line text may use: both hands reviewed
+    r = client.post("/v1/capsa/review", json={"text": text, "method": "montecarlo",
+                                              "samples": 2000})
+    body = r.get_json()
+    assert r.status_code == 200 and body["method"] == "montecarlo"
+    assert body["summary"]["hands"] == 2 and [e["line"] for e in body["errors"]] == [3]
+    assert body["hands"][0]["exact"] is True and body["hands"][1]["ev_lost"] > 0

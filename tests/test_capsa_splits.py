@@ -120,8 +120,12 @@ def test_batch_count_equals_single():
 
 def test_never_zero_and_bad_input():
     rng = np.random.default_rng(9)
-    counts = valid_arrangements_many(np.array([rng.permutation(52)[:13] for _ in range(2000)]))
+    hands = np.array([rng.permutation(52)[:13] for _ in range(2000)])
+    counts = valid_arrangements_many(hands)
     assert counts.min() > 0
+    # the hands with the fewest and the most valid splits are counted right: brute force
+    for i in (int(counts.argmin()), int(counts.argmax())):
+        assert counts[i] == count_valid([int(c) for c in hands[i]]), hands[i]
     with pytest.raises(CardError, match="expected 13 cards, got 12"):
         valid_arrangements("As Kd Qh Jc Tc 9s 8s 7h 6d 5c 4c 3d")
     with pytest.raises(RulesError, match="unknown rules preset 'nope'"):
