@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_capsa_removal_fidelity import disjoint_from, pool  # noqa: E402
 
-from solver.games.capsa.kernels import table as KT  # noqa: E402
 from solver.games.capsa.kernel_args import kernel_params  # noqa: E402
+from solver.games.capsa.kernels import table as KT  # noqa: E402
 from solver.games.capsa.kernels.table import NO_JOINT  # noqa: E402
 from solver.games.capsa.rules import Rules, resolve_rules  # noqa: E402
 from solver.games.capsa.search import hand_tables, search_best  # noqa: E402

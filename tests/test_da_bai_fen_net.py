@@ -95,9 +95,9 @@ def test_shipped_network_records_how_it_was_made():
 
 
 def test_cards_take_one_slot_each_whatever_the_trump():
-    for rank in (0, 7, 12):
+    for trump_rank in (0, 7, 12):
         for suit in (None, 0, 3):
-            assert sorted(slots(rank, suit)) == list(range(54))
+            assert sorted(slots(trump_rank, suit)) == list(range(54))
     # the trump-rank card of the trump suit and the jokers sit at the top
     assert [slots(0, 2)[c] for c in (2, 52, 53)] == [51, 52, 53]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from solver.cli import main
 from solver.errors import InputError
-from solver.games import get_game
+from solver.games import dmc, get_game
 from solver.games.big_two.net import QNet
 from solver.games.da_san.advise import SearchBot, View, advise, sample_world, seen_from_view
 from solver.games.da_san.engine import new_game
@@ -29,7 +29,6 @@ from solver.games.da_san.net import (
     seen_from_state,
     state_features,
 )
-from solver.games import dmc
 from solver.games.da_san.train import SELF_PLAY, TrainConfig, play_training_hand
 
 TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))

@@ -34,7 +34,6 @@ from solver.games.capsa.kernels.encoding import (
 )
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
-from solver.games.capsa.lookup import KEY_SPACE, RANK_KEYS
 from solver.games.capsa.kernels.table import (
     _majority_odds,
     _scoop_bound,
@@ -42,6 +41,7 @@ from solver.games.capsa.kernels.table import (
     _table_ev,
     scoop_chance,
 )
+from solver.games.capsa.lookup import KEY_SPACE, RANK_KEYS
 
 # rows of ``terms``: (win, tie, loss, own royalty, opponent royalty on its wins, separable
 # value, its running maximum) x (front, middle, back), then the first bound per strength

@@ -52,9 +52,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from math import comb
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from math import comb
 from pathlib import Path
 from typing import Any
 
