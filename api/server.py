@@ -160,8 +160,9 @@ def _application_class():
                     from api import create_app
 
                     self.app_factory = create_app
-                self.application = self.app_factory()
-                os.makedirs(self.application.instance_path, exist_ok=True)  # sessions.sqlite3
+                app = self.app_factory()
+                os.makedirs(app.instance_path, exist_ok=True)  # sessions.sqlite3
+                self.application = app
             return self.application
 
     return CapsaApplication

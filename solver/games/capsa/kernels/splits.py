@@ -75,9 +75,9 @@ def count_unfouled_pairs(v5, v3, front_count, segments):
         rows[row, i >> 6] |= one << (np.uint64(i) & low)
         r = N_SUBSETS5 - 1 - i
         rows[row, WORDS + (r >> 6)] |= one << (np.uint64(r) & low)
-    for row in range(1, rows.shape[0]):
+    for level in range(1, rows.shape[0]):
         for w in range(2 * WORDS):
-            rows[row, w] |= rows[row - 1, w]
+            rows[level, w] |= rows[level - 1, w]
     flat = rows.ravel()
     base = np.empty(N_FRONTS, dtype=np.uint64)  # a front's row: the sets weaker than it
     for f in range(N_FRONTS):
@@ -87,8 +87,9 @@ def count_unfouled_pairs(v5, v3, front_count, segments):
     for j in range(segments.shape[0]):
         b = base[segments[j, 3]]
         words = segments[j, 2]
-        n_bad += popcount(pext(flat[b + (words & byte)], segments[j, 0])
-                          | pext(flat[b + (words >> np.uint64(8))], segments[j, 1]))
+        # numba intrinsics: mypy reads their typing signature, not the call's
+        n_bad += popcount(pext(flat[b + (words & byte)], segments[j, 0])  # type: ignore[call-arg]
+                          | pext(flat[b + (words >> np.uint64(8))], segments[j, 1]))  # type: ignore[call-arg]
     return N_PAIRS - np.int64(n_bad)
 
 
