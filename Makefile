@@ -22,9 +22,15 @@ install: $(VENV)/.installed
 run: install
 	$(VENV)/bin/capsa serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
+# Test processes (pytest-xdist): every core by default; PYTEST_WORKERS=0 runs in this process.
+PYTEST_WORKERS ?= auto
+
 test: install
+	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	# compile and cache every kernel once, so parallel test processes only load them
+	$(PY) -c "from solver.warmup import warm_up; warm_up()"
+	$(PY) -m pytest -n $(PYTEST_WORKERS)
 
 bench: install
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done

@@ -374,8 +374,14 @@ class OracleBot:
                                  b2._net_reply(net, view.seat), b2._net_value(net), None, 1, 0)
             best = ranked.moves[0][0]
             return next(m for m in legal_moves if m.mask == best.mask)
-        from solver.games.da_bai_fen.advise import (View, _net_playout, _play, default_net,
-                                                    net_candidates, same_move)
+        from solver.games.da_bai_fen.advise import (
+            View,
+            _net_playout,
+            _play,
+            default_net,
+            net_candidates,
+            same_move,
+        )
         net = default_net()
         view = View(observation)
         cands, legal, _ = net_candidates(view, net, self.width)

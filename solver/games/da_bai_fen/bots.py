@@ -23,7 +23,6 @@ from solver.errors import InputError
 from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump, card_points, parse_rank, parse_suit
 from solver.games.da_bai_fen.engine import (
     NO_SHOW,
-    TOP_LEVEL,
     DaBaiFenRules,
     DaBaiFenState,
     HandResult,
