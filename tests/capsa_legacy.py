@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver import ArrangeResult
 from solver._jit import njit
 from solver.cards import format_cards
 from solver.games.capsa import kernels as K
 from solver.games.capsa import lookup as LK
-from solver.games.capsa import solve as S
 from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernels import legacy as KL
 from solver.games.capsa.kernels.table import scoop_chance
+from solver.games.capsa.methods.exact import exact_result, opponent_rows, valid_splits
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import royalty_units
+from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
 from solver.games.capsa.search import hand_tables
-from solver.games.capsa.solve import ArrangeResult, RankedArrangement
 from solver.games.capsa.splits import Arrangement, parse_hand
 from solver.games.capsa.strategy import play
 from solver.games.capsa.strategy.play import deal, kernel_params, royalties_grow
@@ -157,15 +158,15 @@ def arrange_montecarlo(hand: object, rules: Rules, opponents: int, samples: int,
     """The previous Monte Carlo: the same deals and exact scoring, opponents set with the
     previous search, candidates from the previous filter."""
     h = parse_hand(hand)
-    sp = S._valid_splits(h, rules)
+    sp = valid_splits(h, rules)
     natural = detect_natural(h, rules, (sp.v5, sp.v3))
     unseen = np.setdiff1d(np.arange(52), h)
     deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
     cand = _old_pareto(sp.rows) if not ((rules.single_royalty and rules.royalty_mode == "winner")
                                          or not royalties_grow(rules)) \
         else np.arange(len(sp.packed))
-    opp = S._opponent_rows(deals, rules, None, table_play)
-    ranked = S._exact_result(sp, rules, opp, top, cand)
+    opp = opponent_rows(deals, rules, None, table_play)
+    ranked = exact_result(sp, rules, opp, top, cand)
     return ArrangeResult(tuple(int(c) for c in h), len(sp.packed), natural, ranked,
                          "montecarlo", opponents, rules, samples, seed, len(cand))
 

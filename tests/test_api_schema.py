@@ -14,6 +14,7 @@ from api.schemas import CardsSpec
 from solver.cards import SUIT_SYMBOLS, card_pattern, parse_card, parse_cards
 from solver.errors import CardError
 from solver.games.big_two.rules import FLUSH_ORDERS, STRAIGHTS
+from solver.games.capsa.arrange import METHODS
 from solver.games.capsa.limits import MAX_BATCH_HANDS, MAX_SAMPLES_PER_REQUEST
 from solver.games.capsa.lookup import KIND_NAMES, WHEEL_MODES
 from solver.games.capsa.rules import (
@@ -24,7 +25,6 @@ from solver.games.capsa.rules import (
     ROYALTY_PRESETS,
     SCORINGS,
 )
-from solver.games.capsa.solve import METHODS
 from solver.games.da_bai_fen.cards import (
     TRUMP_RANK_PATTERN,
     TRUMP_SUIT_PATTERN,

@@ -1,5 +1,5 @@
 """``capsa batch``: input formats, errors file, durable output, resume after a torn write or a
-Ctrl-C, a dying local worker. The reference is :func:`solver.games.capsa.solve.best_many` run in one
+Ctrl-C, a dying local worker. The reference is :func:`solver.batch.many.best_many` run in one
 process on the same hands; "exactly once" is checked on the line numbers of the output."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.batch import BatchConfig, LineSet, parse_line, run_batch, scan_lines
+from solver.batch.many import best_many
 from solver.cards import format_cards, parse_cards
 from solver.cli import main as capsa_main
 from solver.errors import InputError
-from solver.games.capsa.solve import best_many
 
 
 def main(argv):

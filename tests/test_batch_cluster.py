@@ -12,7 +12,8 @@ import time
 import pytest
 from test_batch import check_complete, random_hands, read_jsonl, write_input
 
-from solver.games.capsa.solve import arrange_many, best_many
+from solver import arrange_many
+from solver.batch.many import best_many
 
 distributed = pytest.importorskip("distributed")
 
@@ -45,10 +46,11 @@ def test_killed_worker_loses_no_chunk(dask_client):
     from solver.batch.many import best_chunk
     from solver.batch.schedule import windowed
     from solver.executors.dask import dask_executor
+    from solver.warmup import warm_up
 
     hands = random_hands(6000, seed=12)
     chunks = [hands[i:i + 250].astype("uint8") for i in range(0, len(hands), 250)]
-    executor = dask_executor(dask_client)
+    executor = dask_executor(dask_client, warm=warm_up)
     results: dict[int, list] = {}
     killed = None
     for index, result in windowed(executor, best_chunk, chunks,

@@ -12,8 +12,8 @@ import pytest
 from test_batch import check_complete, random_hands, write_input
 
 from solver.batch import BatchConfig, run_batch
+from solver.batch.many import best_many
 from solver.cli import main as capsa_main
-from solver.games.capsa.solve import best_many
 
 
 def config(tmp_path: Path, **kw) -> BatchConfig:

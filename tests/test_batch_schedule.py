@@ -17,6 +17,7 @@ import pytest
 from solver.batch.schedule import map_in_order, windowed
 from solver.executors.inline import InlineExecutor
 from solver.executors.pool import PoolExecutor, local_pool
+from solver.warmup import warm_up
 
 
 def _slow_square(x: int, args: float) -> int:
@@ -103,7 +104,7 @@ def test_map_in_order_on_the_local_pool_matches_one_process():
     hands = np.sort(np.random.default_rng(3).permuted(np.tile(np.arange(52), (60, 1)),
                                                         axis=1)[:, :13], axis=1)
     chunks = [hands[i:i + 15].astype(np.uint8) for i in range(0, 60, 15)]
-    pool = PoolExecutor(2)
+    pool = PoolExecutor(2, warm=warm_up)
     try:
         parts = map_in_order(pool, best_chunk, chunks, ("standard", 2, "table", 100, 0, True), 4)
     finally:
@@ -118,7 +119,7 @@ def _pid_after(x: int, args: float) -> int:
 
 
 def test_the_pool_redoes_calls_lost_with_a_dying_worker():
-    pool = PoolExecutor(2)
+    pool = PoolExecutor(2, warm=warm_up)
     try:
         pool.submit(_pid_after, 0, 0.0).result(timeout=120)  # the workers are up
         futures = [pool.submit(_pid_after, i, 0.3) for i in range(6)]
@@ -135,7 +136,6 @@ def test_the_game_layer_loads_no_batch_executor_or_http_code():
     code = ("import sys, pkgutil, importlib, solver.games.capsa as c\n"
             "for m in pkgutil.walk_packages(c.__path__, 'solver.games.capsa.'):\n"
             "    importlib.import_module(m.name)\n"
-            "import solver.games.capsa.solve\n"
             "print(sorted(m for m in sys.modules if m.startswith(('solver.batch', "
             "'solver.executors', 'api')) or m == 'flask'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -143,13 +143,14 @@ def test_the_game_layer_loads_no_batch_executor_or_http_code():
     assert out.strip() == "[]"
 
 
-def test_old_import_names_still_resolve():
+def test_the_public_names_are_where_they_live():
+    import solver
+    import solver.games.capsa.arrange as one
     from solver.batch import many
-    from solver.games.capsa import solve
 
-    assert solve.arrange_many is many.arrange_many and solve.best_chunk is many.best_chunk
-    assert solve._parse_many is many.parse_many
-    assert {"arrange", "OPPONENT_SET_COST", "_check_work", "_exact_result", "hand_seed",
-            "best_many_columns"} <= set(dir(solve))
+    assert solver.arrange is one.arrange
+    assert solver.arrange_many is many.arrange_many
+    assert solver.arrange_many_columns is many.arrange_many_columns
+    assert {"arrange", "arrange_many", "arrange_many_columns"} <= set(dir(solver))
     with pytest.raises(AttributeError):
-        solve.no_such_name  # noqa: B018
+        solver.no_such_name  # noqa: B018

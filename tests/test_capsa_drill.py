@@ -9,10 +9,10 @@ import random
 import pytest
 
 from api import create_app
+from solver import arrange
 from solver.cards import cards_named
 from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import Arrangement, is_foul
 from solver.games.capsa.strategy.tables import tables_for
 from solver.sessions.drill import LAST, TREND_MAX, WORST, DrillService, empty_figures

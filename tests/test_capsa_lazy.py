@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from test_capsa_search import RULE_SETS, hands13
 
 import solver.games.capsa.search as search_mod
+from solver import arrange
 from solver.games.capsa import kernels as K
 from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import hand_tables, lazy_terms, search_top
-from solver.games.capsa.solve import arrange
 from solver.games.capsa.strategy.play import deal
 from solver.games.capsa.strategy.tables import tables_for
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import solver.games.capsa.arrange as arrange_mod
+from solver import arrange
 from solver.games.capsa import kernels as K
 from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle
 from solver.games.capsa.kernel_args import kernel_params
@@ -16,7 +17,6 @@ from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import hand_odds, hand_tables, search_best, search_top
-from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import row_strengths
 from solver.games.capsa.strategy import removal
 from solver.games.capsa.strategy.play import deal, table_play

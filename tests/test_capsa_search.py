@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver import arrange, arrange_many, arrange_many_columns
 from solver.cards import format_cards
 from solver.cli import main as capsa_main
 from solver.errors import InputError
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import search_best
-from solver.games.capsa.solve import arrange, arrange_many, arrange_many_columns
 from solver.games.capsa.splits import Arrangement, row_strengths, unpack_split
 from solver.games.capsa.strategy.play import deal, table_play
 from solver.games.capsa.strategy.tables import tables_for

@@ -10,17 +10,18 @@ from capsa_reference import is_valid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import arrange, arrange_many
+from solver.batch.many import best_many
 from solver.cards import format_cards
 from solver.errors import CardError, InputError
 from solver.games.capsa import kernels as K
-from solver.games.capsa.kernels import table as KT
-from solver.games.capsa import solve
 from solver.games.capsa.encoding import rank_of, split_back, split_front, split_middle
+from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import SPLIT_PAIRS
+from solver.games.capsa.methods.exact import candidates, exact_result, opponent_rows, valid_splits
 from solver.games.capsa.referee import make_seat, score, settle
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import hand_tables
-from solver.games.capsa.solve import arrange, arrange_many, best_many
 from solver.games.capsa.splits import all_valid_splits, parse_hand, unpack_split
 from solver.games.capsa.strategy.play import deal, kernel_params, table_play
 from solver.games.capsa.strategy.tables import load_raw, tables_for
@@ -264,16 +265,15 @@ def test_montecarlo_is_reproducible():
 
 def test_montecarlo_candidates_keep_the_best():
     """Scoring every valid split on the same deals finds nothing better than the candidates."""
-    A = solve
     r = resolve_rules("standard")
     h = parse_hand("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h")
-    sp = A._valid_splits(h, r)
+    sp = valid_splits(h, r)
     unseen = np.setdiff1d(np.arange(52), h)
-    opp = A._opponent_rows(deal(np.random.default_rng(3), 100, 2, unseen), r)
-    cand = A._candidates(sp, r)
+    opp = opponent_rows(deal(np.random.default_rng(3), 100, 2, unseen), r)
+    cand = candidates(sp, r)
     assert len(cand) < len(sp.packed)
-    best_cand = A._exact_result(sp, r, opp, 1, cand)[0].ev
-    best_all = A._exact_result(sp, r, opp, 1, np.arange(len(sp.packed)))[0].ev
+    best_cand = exact_result(sp, r, opp, 1, cand)[0].ev
+    best_all = exact_result(sp, r, opp, 1, np.arange(len(sp.packed)))[0].ev
     assert best_cand == best_all
 
 

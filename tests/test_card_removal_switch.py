@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import solver
+from solver import arrange_many_columns
 from solver.cli import main as capsa_main
 from solver.errors import InputError
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.solve import arrange_many_columns
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.play import deal
 from solver.games.capsa.strategy.tables import (

@@ -536,7 +536,7 @@ def _answer_shown(page, answer: dict) -> None:
 
 
 def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
-    from solver.games.capsa.solve import arrange
+    from solver import arrange
 
     def ranked(hand, k):
         return arrange(hand, "standard", 2, "table", top=k + 1).arrangements[k].arrangement.to_dict()

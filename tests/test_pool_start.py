@@ -16,6 +16,7 @@ SCRIPT = textwrap.dedent("""
     from solver.executors.pool import LocalPool, call_function, can_fork_here
     from solver.games.capsa.strategy.tables import tables_digest, tables_file, without_removal
     from solver.games.capsa.strategy.tables import DATA_FILE
+    from solver.warmup import warm_up
 
     if sys.argv[1] == "thread":
         threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
@@ -23,7 +24,7 @@ SCRIPT = textwrap.dedent("""
     forked = can_fork_here()
     with tables_file(plain):
         inside = tables_digest()
-        pool = LocalPool(1)
+        pool = LocalPool(1, warm=warm_up)
     with open(f"/proc/{pool.pid}/stat") as fh:
         parent = int(fh.read().rsplit(")", 1)[1].split()[1])
     worker_tables = call_function(pool.path, None, tables_digest)

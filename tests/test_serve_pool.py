@@ -22,15 +22,10 @@ from api.proxy import (
 )
 from api.routes.capsa import MAX_WORK
 from api.server import gunicorn_options
+from solver import arrange, arrange_many
 from solver.errors import CardError, InputError, WorkLimitError
 from solver.executors import pool as compute
-from solver.games.capsa.solve import (
-    OPPONENT_SET_COST,
-    _check_work,
-    arrange,
-    arrange_many,
-    montecarlo_work,
-)
+from solver.games.capsa.work import OPPONENT_SET_COST, check_work, montecarlo_work
 
 HAND = "As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c"
 WORST_RULES = {"preset": "standard", "single_royalty": True, "royalty_mode": "winner"}
@@ -73,7 +68,7 @@ def test_pool_gives_work_to_a_free_process(pool):
 
 def test_pool_returns_input_errors_with_every_problem(pool):
     with pytest.raises(CardError) as info:
-        compute.call(pool, time.time() + 5, "solver.games.capsa.solve", "arrange", "As As Zz")
+        compute.call(pool, time.time() + 5, "solver.games.capsa.arrange", "arrange", "As As Zz")
     assert len(info.value.problems) >= 1 and "As" in str(info.value)
 
 
@@ -151,10 +146,10 @@ def test_work_limit_rejects_exactly_the_requests_over_it(samples, opponents, can
     work = montecarlo_work(samples, opponents, candidates)
     assert work == samples * opponents * (candidates + OPPONENT_SET_COST)
     if work <= limit:
-        _check_work(samples, opponents, candidates, limit)
+        check_work(samples, opponents, candidates, limit)
         return
     with pytest.raises(WorkLimitError) as info:
-        _check_work(samples, opponents, candidates, limit)
+        check_work(samples, opponents, candidates, limit)
     fits = int(info.value.problems[0].rsplit("at most ", 1)[1].split()[0].replace(",", ""))
     assert montecarlo_work(fits, opponents, candidates) <= limit
     assert montecarlo_work(fits + 1, opponents, candidates) > limit

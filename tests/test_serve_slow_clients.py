@@ -23,7 +23,8 @@ import pytest
 from test_serve import FRONTS, HAND, Server
 
 from api.routes.capsa import MAX_WORK
-from solver.games.capsa.solve import OPPONENT_SET_COST, arrange
+from solver import arrange
+from solver.games.capsa.work import OPPONENT_SET_COST
 
 P99_TARGET_MS = 100.0
 IDLE_FACTOR = 3.0

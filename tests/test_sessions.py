@@ -8,9 +8,9 @@ import random
 import pytest
 
 from api import create_app
+from solver import arrange
 from solver.cards import cards_named as card_strings
 from solver.games import get_game, list_games
-from solver.games.capsa.solve import arrange
 from solver.games.capsa.splits import Arrangement, is_foul
 from solver.sessions.service import LeakError, SessionService
 from solver.sessions.store import SessionNotFound, SessionStore

@@ -19,7 +19,9 @@ from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 from api.endpoint import Body, json_endpoint
 from api.offload import offload
 from api.schemas import Cards, Int, cards, choice
+from solver.batch.many import arrange_many
 from solver.errors import InputError
+from solver.games.capsa.arrange import METHODS, arrange
 from solver.games.capsa.coach import METHODS as REVIEW_METHODS
 from solver.games.capsa.coach import MISTAKES, review, split_text
 from solver.games.capsa.limits import (
@@ -46,7 +48,6 @@ from solver.games.capsa.rules import (
     ROYALTY_PRESETS,
     SCORINGS,
 )
-from solver.games.capsa.solve import METHODS, arrange, arrange_many
 from solver.games.capsa.splits import valid_arrangements
 
 bp = Blueprint("capsa", __name__, url_prefix="/v1/capsa")

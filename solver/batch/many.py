@@ -28,6 +28,7 @@ from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.tables import checked_tables_file
 from solver.games.capsa.work import check_batch_work
 from solver.validation import check_bool, check_choice, check_int
+from solver.warmup import warm_up
 
 BATCH_METHODS = ("table", "montecarlo")
 DEFAULT_CHUNK = 2000
@@ -105,13 +106,13 @@ def map_chunks(arr: np.ndarray, task: Callable[[np.ndarray, ChunkArgs], R], args
     chunks = [arr[i:i + chunk_size].astype(np.uint8) for i in range(0, len(arr), chunk_size)]
     executor: Executor
     if client is not None:
-        executor = dask_executor(client)
+        executor = dask_executor(client, warm=warm_up)
         window = max(4, 4 * cluster_threads(client))
     else:
         workers = processes or os.cpu_count() or 1
         if workers == 1 or len(chunks) <= 1:
             return [task(c, args) for c in chunks]
-        executor = PoolExecutor(workers)
+        executor = PoolExecutor(workers, warm=warm_up)
         window = len(chunks)
     try:
         return map_in_order(executor, task, chunks, args, window)

@@ -371,7 +371,7 @@ class _Backend:
 
 def _make_executor(cfg: BatchConfig) -> _Backend:
     if cfg.scheduler or cfg.cluster:
-        client, cluster = connect(cfg.scheduler, cfg.workers or 2)
+        client, cluster = connect(cfg.scheduler, cfg.workers or 2, warm=warm_up)
 
         def cleanup() -> None:
             client.close()
@@ -379,7 +379,7 @@ def _make_executor(cfg: BatchConfig) -> _Backend:
                 cluster.close()
 
         try:
-            dask = dask_executor(client)
+            dask = dask_executor(client, warm=warm_up)
             name = f"dask {cfg.scheduler}" if cfg.scheduler else "dask local cluster"
             workers = cluster_threads(client)
         except BaseException:
@@ -396,7 +396,7 @@ def _make_executor(cfg: BatchConfig) -> _Backend:
         warm_up()
         inline = InlineExecutor()
         return _Backend(inline, "in process", 1, inline.shutdown)
-    pool = PoolExecutor(workers)
+    pool = PoolExecutor(workers, warm=warm_up)
     return _Backend(pool, "local processes", workers,
                     lambda: pool.shutdown(wait=False, cancel_futures=True))
 

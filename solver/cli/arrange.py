@@ -6,7 +6,7 @@ import argparse
 import json
 
 from solver.cli.common import rules_argument
-from solver.games.capsa.solve import arrange
+from solver.games.capsa.arrange import arrange
 
 
 def format_arrange(res: dict, show_tables: bool = False) -> str:

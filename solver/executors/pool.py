@@ -22,6 +22,10 @@ Why this design:
   (``capsa serve`` before gunicorn starts, a batch or ``arrange_many`` called from a program
   with no other thread), else started through multiprocessing's fork server, warms itself
   once, and forks its processes from that image (safe after threads).
+- The pool knows no game: what "warm" means is the caller's ``warm`` callable (for the
+  solver, :func:`solver.warmup.warm_up`, which compiles every game's kernels or loads them
+  from the numba cache). It must pickle by reference (a module-level function): the fork
+  server's supervisor receives it pickled.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ from solver.errors import InputError
 
 log = logging.getLogger("capsa.pool")
 T = TypeVar("T")
+# What makes a process warm (compiles the kernels, or loads them from the cache); its
+# answer is ignored. A module-level function, so that it pickles by reference.
+Warm = Callable[[], object]
 # a call lost with a dying process this many times fails
 MAX_POOL_RESTARTS = 4
 
@@ -378,13 +385,13 @@ def stop_pool(pid: int, timeout: float = 10.0) -> None:
 
 
 # ---------------------------------------------------------------- as an Executor
-def _supervise(path: str, size: int, niceness: int, ready: Any) -> None:
-    """The supervisor of a pool started through multiprocessing: warm once, then fork."""
-    from solver.warmup import warm_up
-
+def _supervise(path: str, size: int, niceness: int, ready: Any, warm: Warm | None) -> None:
+    """The supervisor of a pool started through multiprocessing: warm once (``warm``), then
+    fork."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the caller
     die_with_parent(signal.SIGTERM)
-    warm_up()
+    if warm is not None:
+        warm()
     run_pool(path, size, niceness, on_ready=ready.set, stop_on_sigint=False)
 
 
@@ -396,15 +403,19 @@ def can_fork_here() -> bool:
 
 
 class LocalPool:
-    """A pool of ``workers`` processes on a private socket. Its supervisor is a fork of this
-    process when :func:`can_fork_here` (already warm: no second interpreter, import or
-    warm-up, about a second of a batch's cold start), else started through the fork server
-    (safe whatever threads the caller runs; it warms itself once)."""
+    """A pool of ``workers`` processes on a private socket, warmed by ``warm`` (None: not
+    warmed; each process then compiles or loads what its first jobs need). ``warm`` runs here
+    first; the supervisor is then a fork of this process when :func:`can_fork_here` (already
+    warm: no second interpreter, import or warm-up, about a second of a batch's cold start),
+    else started through the fork server (safe whatever threads the caller runs; it runs
+    ``warm`` itself once, loading what this process compiled)."""
 
-    def __init__(self, workers: int, niceness: int = 0, timeout: float = 300.0):
-        from solver.warmup import warm_up
-
-        warm_up()  # compile and write the cache here first: the supervisor then loads it
+    def __init__(self, workers: int, niceness: int = 0, timeout: float = 300.0, *,
+                 warm: Warm | None):
+        if warm is not None:
+            # compile and write the numba cache here first, once: the supervisor (and so
+            # every process it forks) then only loads it
+            warm()
         self.workers = workers
         self._dir = tempfile.mkdtemp(prefix="capsa-pool-")  # 0700: a private socket
         self.path = os.path.join(self._dir, "pool.sock")
@@ -421,7 +432,8 @@ class LocalPool:
         ready = ctx.Event()
         # daemonic: at exit multiprocessing ends it (SIGTERM: it stops its processes) rather
         # than waiting for it; it forks its processes itself, which a daemon may
-        self._process = ctx.Process(target=_supervise, args=(self.path, workers, niceness, ready),
+        self._process = ctx.Process(target=_supervise,
+                                    args=(self.path, workers, niceness, ready, warm),
                                     daemon=True, name="capsa-pool")
         self._process.start()
         if not ready.wait(timeout):
@@ -484,14 +496,15 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked)
 
 
-def local_pool(workers: int) -> LocalPool:
-    """The shared pool of ``workers`` processes (started on first use, replaced if it died)."""
+def local_pool(workers: int, warm: Warm | None = None) -> LocalPool:
+    """The shared pool of ``workers`` processes (started on first use, replaced if it died);
+    ``warm`` warms it when this call starts it (see :class:`LocalPool`)."""
     with _POOLS_LOCK:
         pool = _POOLS.get(workers)
         if pool is None or not pool.alive:
             if pool is not None:
                 pool.close()
-            pool = _POOLS[workers] = LocalPool(workers)
+            pool = _POOLS[workers] = LocalPool(workers, warm=warm)
         return pool
 
 
@@ -509,15 +522,18 @@ class PoolExecutor(Executor):
     it lost is sent again (the calls must be pure, as batch chunks are). A call lost this way
     :data:`MAX_POOL_RESTARTS` times fails with ``RuntimeError``; ``restarts`` counts the
     calls sent again. ``fn`` must pickle (a module-level function, or a partial of one).
+    ``warm`` makes the pool's processes warm when it is started (or restarted) for this
+    executor (see :class:`LocalPool`).
 
     Shutting it down cancels (with ``cancel_futures``) or waits for its own calls only: the
     pool stays, for the next user."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, *, warm: Warm | None):
         self.workers = workers
+        self.warm = warm
         self.restarts = 0
         self._lock = threading.Lock()
-        local_pool(workers)  # started here, not on the first call
+        local_pool(workers, warm)  # started here, not on the first call
         # two calls in flight per process: the next one waits in the socket's queue
         self._threads = ThreadPoolExecutor(max_workers=2 * workers,
                                            thread_name_prefix="capsa-pool")
@@ -527,7 +543,7 @@ class PoolExecutor(Executor):
 
     def _run(self, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
         for _ in range(MAX_POOL_RESTARTS):
-            pool = local_pool(self.workers)
+            pool = local_pool(self.workers, self.warm)
             try:
                 return call_function(pool.path, None, fn, *args, **kwargs)
             except ComputeUnavailable:
@@ -537,7 +553,7 @@ class PoolExecutor(Executor):
                            "giving up")
 
     def worker_pids(self) -> list[int]:
-        return local_pool(self.workers).worker_pids()
+        return local_pool(self.workers, self.warm).worker_pids()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._threads.shutdown(wait=wait, cancel_futures=cancel_futures)

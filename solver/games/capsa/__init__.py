@@ -7,8 +7,8 @@
   ``naturals``: the 13-card naturals; ``referee``: settling a table.
 - ``arrange``: ``arrange`` over the opponent models of ``methods/`` (``table``,
   ``montecarlo``, ``known`` and their shared exact scoring); ``results``: its answers;
-  ``work``: Monte Carlo work limits; ``encoding``: packed splits and card ids; ``solve``:
-  the old import names (many hands live in :mod:`solver.batch`).
+  ``work``: Monte Carlo work limits; ``encoding``: packed splits and card ids (many hands
+  at once live in :mod:`solver.batch`).
 - ``strategy/``: the self-play tables, their training, duplicate matches.
 - ``game``: Capsa behind the game contract (a table of 2-4 seats), with bots.
 

@@ -33,10 +33,10 @@ from solver.games.base import (
     from_json_via,
 )
 from solver.games.capsa import review
+from solver.games.capsa.arrange import arrange, warm_up
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, make_seat, score
 from solver.games.capsa.rules import PRESETS, ROWS, Rules, resolve_rules
-from solver.games.capsa.solve import arrange, warm_up
 from solver.games.capsa.splits import (
     Arrangement,
     all_valid_splits,
@@ -272,7 +272,7 @@ def new_game(seed: int | None = None, hands: Any = None, rules: Any = None) -> C
 
 
 def _solver_bot(method: str, samples: int = 0):
-    """A bot that sets its hand with :func:`~solver.games.capsa.solve.arrange` (and declares a
+    """A bot that sets its hand with :func:`~solver.games.capsa.arrange.arrange` (and declares a
     natural when it holds one), from its observation only."""
 
     def bot(observation: Mapping[str, Any], moves: Sequence[CapsaMove], rng: random.Random
