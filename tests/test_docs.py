@@ -200,10 +200,18 @@ def test_every_relative_link_leads_to_a_file(doc: Path):
 
 def test_every_public_name_resolves():
     """``solver.<name>`` for each name the package lists (the README's Python API among them)."""
+    import importlib
+
     import solver
 
+    assert solver.__all__ == sorted(solver._EXPORTS)
     for name in solver.__all__:
-        assert getattr(solver, name) is not None, name
+        home = importlib.import_module(solver._EXPORTS[name])
+        # the very object of the module that defines it, not a copy or a stand-in
+        assert getattr(solver, name) is getattr(home, name), name
+        assert name in dir(solver)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        solver.nope
     hands = ["As Kd Qh Jc Tc 9s 8s 7h 6d 5c 4c 3d 2h"]
     cols = solver.arrange_many_columns(hands, processes=1)
     assert cols.to_dicts() == solver.arrange_many(hands, processes=1)
