@@ -11,7 +11,11 @@ Candidates whose mean falls far below the best (by more than ``PRUNE_Z`` standar
 the difference) stop receiving rollouts, so the budget goes to the close calls.
 
 A budget is ``iterations`` (worlds; the result is then a function of the seed) or
-``budget_ms`` (wall time; at least one world); with neither, :data:`DEFAULT_BUDGET_MS`.
+``budget_ms`` (wall time, checked between worlds, at least one world: how far it gets depends
+on the machine and its load, so it is not reproducible). With neither, the caller's
+``default_iterations`` (each game's ``DEFAULT_ITERATIONS``), so that a seeded bot or advice
+is the same on every machine: a session's bots play the same moves again on a replay or
+after a restart.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from typing import Any
 
 from solver.errors import InputError
 
-DEFAULT_BUDGET_MS = 40.0
 MAX_ITERATIONS = 1_000_000
 MAX_BUDGET_MS = 60_000.0
 PRUNE_Z = 3.0
@@ -83,9 +86,10 @@ class Ranked:
     info: dict[str, Any]
 
 
-def check_budget(budget_ms: float | None, iterations: int | None
-                 ) -> tuple[float | None, int | None]:
-    """Validated budget (``InputError`` naming the bad value and the allowed range)."""
+def check_budget(budget_ms: float | None, iterations: int | None,
+                 default_iterations: int | None = None) -> tuple[float | None, int | None]:
+    """Validated budget (``InputError`` naming the bad value and the allowed range); with
+    neither ``iterations`` nor ``budget_ms``, ``default_iterations`` worlds."""
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) \
                 or not 1 <= iterations <= MAX_ITERATIONS:
@@ -97,14 +101,17 @@ def check_budget(budget_ms: float | None, iterations: int | None
             raise InputError(f"budget_ms must be a number above 0 and at most "
                              f"{MAX_BUDGET_MS:,.0f}, got {budget_ms!r}")
     if iterations is None and budget_ms is None:
-        budget_ms = DEFAULT_BUDGET_MS
+        if default_iterations is None:
+            raise ValueError("a search needs iterations, budget_ms or default_iterations")
+        iterations = default_iterations
     return budget_ms, iterations
 
 
 def search(problem: Problem, budget_ms: float | None = None, iterations: int | None = None,
-           seed: int | None = None) -> Ranked:
-    """Rank ``problem.candidates`` by their mean rollout value over sampled worlds."""
-    budget_ms, iterations = check_budget(budget_ms, iterations)
+           seed: int | None = None, default_iterations: int | None = None) -> Ranked:
+    """Rank ``problem.candidates`` by their mean rollout value over sampled worlds (the
+    budget as :func:`check_budget` reads it)."""
+    budget_ms, iterations = check_budget(budget_ms, iterations, default_iterations)
     start = time.perf_counter()
     deadline = None if budget_ms is None else start + budget_ms / 1000.0
     cands = list(problem.candidates)
@@ -223,8 +230,9 @@ def guarded(rank: Callable[..., Ranked]) -> Callable[..., Ranked]:
 
 class SearchBot:
     """A bot that plays the advisor's first choice (``iterations`` worlds, or ``budget_ms`` per
-    move). Each game sets ``rank`` (its advisor's ranking) and ``same`` (when one of the legal
-    moves given is the move the search chose, if not equal as values)."""
+    move; with neither, the game's default worlds, so its moves are a function of its ``rng``).
+    Each game sets ``rank`` (its advisor's ranking) and ``same`` (when one of the legal moves
+    given is the move the search chose, if not equal as values)."""
 
     name = "search"
 
@@ -259,7 +267,8 @@ def search_seat(view: Any, candidates: tuple[Sequence[Any], int],
                 sample_world: Callable[[Any, random.Random], Any],
                 play: Callable[[Any, Any], None], rollout: Callable[[Any, random.Random], None],
                 value: Callable[[Any, int], float], budget_ms: float | None,
-                iterations: int | None, seed: int | None) -> Ranked:
+                iterations: int | None, seed: int | None,
+                default_iterations: int | None = None) -> Ranked:
     """Rank ``candidates`` (the moves to search, and how many moves are legal) of the seat
     ``view.seat``: worlds from ``sample_world(view, rng)``, each scored ``value(world, seat)``
     at its end. A single candidate is answered without search."""
@@ -269,4 +278,4 @@ def search_seat(view: Any, candidates: tuple[Sequence[Any], int],
     seat = view.seat
     problem = Problem(cands, lambda rng: sample_world(view, rng), play, rollout,
                       lambda w: value(w, seat), legal)
-    return search(problem, budget_ms, iterations, seed)
+    return search(problem, budget_ms, iterations, seed, default_iterations)

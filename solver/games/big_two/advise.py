@@ -76,6 +76,12 @@ MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt ob
 _BASELINE = BaselineBot()
 NET_CANDIDATES = 3  # options of highest Q the network-guided search tries
 NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
+#: Worlds a decision when no budget is given (the registry's bots, ``advise`` without one): a
+#: fixed count keeps a seeded bot the same on every machine. About the median of the worlds the
+#: former default, 40 ms of wall time, ran on a core of its own over 300 self-play decisions
+#: (``benchmarks/bench_search_iterations.py --measure``).
+DEFAULT_ITERATIONS = 14
+ROLLOUT_DEFAULT_ITERATIONS = 300  # the same, rounded, for ``search-rollout``
 
 
 class View:
@@ -246,7 +252,7 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     sample = sample_world if infer is None else resampler(net, view, sample_world, *infer)
     ranked = search_seat(view, (cands, legal), sample, _play,
                          _net_reply(net, view.seat, depth), _net_value(net), budget_ms,
-                         iterations, seed)
+                         iterations, seed, DEFAULT_ITERATIONS)
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m.mask], 6) for m, _ in ranked.moves],
                    **({} if infer is None else {"infer": {"k": infer[0], "tau": infer[1],
@@ -261,7 +267,7 @@ def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
     rolled out to the end of the hand by the baseline bots in sampled worlds."""
     view = View(observation)
     return search_seat(view, candidates(view), sample_world, _play, _rollout, leaf_value,
-                       budget_ms, iterations, seed)
+                       budget_ms, iterations, seed, ROLLOUT_DEFAULT_ITERATIONS)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,

@@ -87,6 +87,12 @@ __all__ = ["RolloutSearchBot", "SearchBot", "advise", "fast_play", "net_candidat
 
 NET_CANDIDATES = 3  # moves of highest Q the network-guided search tries
 NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
+#: Worlds a decision when no budget is given (the registry's bots, ``advise`` without one): a
+#: fixed count keeps a seeded bot the same on every machine. About the median of the worlds the
+#: former default, 40 ms of wall time, ran on a core of its own over 300 self-play decisions
+#: (``benchmarks/bench_search_iterations.py --measure``).
+DEFAULT_ITERATIONS = 10
+ROLLOUT_DEFAULT_ITERATIONS = 110  # the same, rounded, for ``search-rollout``
 MAX_FOLLOWS = 12  # follows listed in full up to this many; beyond, a short list
 BURIED = NUM_PLAYERS  # the buried kitty as a fifth place a hidden card may be
 _GREEDY = GreedyBot()
@@ -446,7 +452,8 @@ def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
     lead, groups, a few follows), each played out by the fast heuristic bots."""
     view = View(observation)
     return search_seat(view, candidates(view, sample_world(view, random.Random(0))),
-                       sample_world, _play, rollout, value, budget_ms, iterations, seed)
+                       sample_world, _play, rollout, value, budget_ms, iterations, seed,
+                       ROLLOUT_DEFAULT_ITERATIONS)
 
 
 def legal_count(view: View) -> int:
@@ -522,7 +529,7 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     cands, legal, q = net_candidates(view, net, width)
     play_out, worth = _net_playout(net, depth)
     ranked = search_seat(view, (cands, legal), sample_world, _play, play_out, worth,
-                         budget_ms, iterations, seed)
+                         budget_ms, iterations, seed, DEFAULT_ITERATIONS)
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m], 6) for m, _ in ranked.moves]}
     return ranked

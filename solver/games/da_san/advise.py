@@ -54,6 +54,12 @@ LOWEST_PER_GROUP = 2  # per (kind, size): the lowest plays, and the highest
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
 NET_CANDIDATES = 3  # moves of highest Q the network-guided search tries
 NET_METHOD = "determinized Monte Carlo: a self-play value network picks and plays out"
+#: Worlds a decision when no budget is given (the registry's bots, ``advise`` without one): a
+#: fixed count keeps a seeded bot the same on every machine. About the median of the worlds the
+#: former default, 40 ms of wall time, ran on a core of its own over 300 self-play decisions
+#: (``benchmarks/bench_search_iterations.py --measure``).
+DEFAULT_ITERATIONS = 10
+ROLLOUT_DEFAULT_ITERATIONS = 70  # the same, rounded, for ``search-rollout``
 
 
 class View:
@@ -205,7 +211,7 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
     ranked = search_seat(view, (cands, legal), sample_world, _play, _net_rollout(net), _value,
-                         budget_ms, iterations, seed)
+                         budget_ms, iterations, seed, DEFAULT_ITERATIONS)
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m], 6) for m, _ in ranked.moves]}
     return ranked
@@ -218,7 +224,8 @@ def rank_rollout(observation: Mapping[str, Any], budget_ms: float | None = None,
     each played out by the greedy bots in sampled worlds."""
     view = View(observation)
     return search_seat(view, candidates(view, sample_world(view, random.Random(0))),
-                       sample_world, _play, _rollout, _value, budget_ms, iterations, seed)
+                       sample_world, _play, _rollout, _value, budget_ms, iterations, seed,
+                       ROLLOUT_DEFAULT_ITERATIONS)
 
 
 def advise(observation: Mapping[str, Any], budget_ms: float | None = None,
