@@ -15,6 +15,7 @@ from api.metrics import init_metrics
 from api.request_id import init_request_id
 from api.storage import init_storage
 from solver.games import all_games, module_name
+from solver.games.valuenet import one_blas_thread_for_good
 from solver.warmup import warm_up
 
 
@@ -61,6 +62,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for name in modules:
         app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)
     init_storage(app)  # a sessions store that cannot be used stops the app here
+    one_blas_thread_for_good()  # the service's parallelism is its own processes
     if app.config["WARMUP"]:
         warm_up()
         app.extensions["warmed_up"] = True

@@ -25,7 +25,7 @@ from threadpoolctl import ThreadpoolController
 from solver.errors import InputError
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
-__all__ = ["ValueNet", "offsets"]
+__all__ = ["ValueNet", "offsets", "one_blas_thread_for_good"]
 
 N = TypeVar("N", bound="ValueNet")
 Layout = tuple[tuple[str, int], ...]
@@ -41,6 +41,16 @@ def _one_blas_thread() -> Any:
     if not _BLAS:
         _BLAS.append(ThreadpoolController())
     return _BLAS[0].limit(limits=1, user_api="blas")
+
+
+def one_blas_thread_for_good() -> None:
+    """Hold this process's BLAS to one thread from now on (and the processes it forks). For a
+    server: its parallelism is processes and threads of its own; BLAS threads on products
+    this small only wait on each other, and a fixed-worlds search then runs several times
+    slower on a busy machine."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def offsets(layout: Layout) -> dict[str, int]:
