@@ -141,7 +141,7 @@ def main() -> None:
         match_iters = {"big-two": 12, "da-san": 8, "da-bai-fen": 6}[game]
         for label, budget in ((f"iterations={match_iters} (the match budget)",
                                {"iterations": match_iters}),
-                              ("default budget (40 ms wall)", {})):
+                              ("the default (its fixed worlds, DEFAULT_ITERATIONS)", {})):
             wall, cpu = decision_ms(game, obs, **budget)
             row(f"wall ms per decision, {label}", statistics.median(wall), "ms",
                 f"median; p90 {sorted(wall)[int(0.9 * len(wall))]:.1f}")
