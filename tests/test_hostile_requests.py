@@ -308,3 +308,24 @@ def test_served_burst_on_one_session_plays_each_move_once(served):
     assert all(a == played[0] for a in played)
     status, state = post("/v1/sessions/state", {"token": view["token"]})
     assert state["version"] == view["version"] + 1 and state == played[0]
+
+
+_served_raw = st.one_of(
+    st.binary(max_size=200),
+    st.lists(st.sampled_from([b"{", b"[", b"]", b"}", b'"', b"\\u", b"d800", b"1e400", b",",
+                              b":", RAW_SURROGATE, b"\xff", b"NaN", b"0", b'"k"']),
+             max_size=40).map(b"".join),
+    _doc.map(lambda d: dumps({"x": d})))
+
+
+def test_served_arbitrary_bodies(served):
+    """Generated bodies (raw bytes, JSON-ish fragments, hostile documents) on every POST route
+    through the front: a 4xx in the error shape or a 200, never a 5xx or invalid JSON."""
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(path=st.sampled_from(POST_ROUTES), raw=_served_raw)
+    def probe(path: str, raw: bytes) -> None:
+        status, data = _raw_post(served.port, path, raw)
+        _answered_in_shape(status, data, f"{path} {raw[:120]!r}")
+
+    probe()
