@@ -365,23 +365,20 @@ class OracleBot:
         truth = self.state
         if self.game == "big-two":
             from solver.games.big_two import advise as b2
-            net = b2.default_net()
-            view = b2.View(observation)
+            from solver.games.big_two import net as b2_net
+            from solver.games.big_two.view import View as B2View
+            net = b2_net.default_net()
+            view = B2View(observation)
             if truth.current_player != view.seat or len(truth.history) != len(view.history):
                 raise RuntimeError("OracleBot: bound to another hand than the one it plays")
-            cands, legal, _ = b2.net_candidates(view, net, self.width)
+            cands, legal, _ = b2_net.net_candidates(view, net, self.width)
             ranked = search_seat(view, (cands, legal), lambda _v, _r: truth.clone(), b2._play,
                                  b2._net_reply(net, view.seat), b2._net_value(net), None, 1, 0)
             best = ranked.moves[0][0]
             return next(m for m in legal_moves if m.mask == best.mask)
-        from solver.games.da_bai_fen.advise import (
-            View,
-            _net_playout,
-            _play,
-            default_net,
-            net_candidates,
-            same_move,
-        )
+        from solver.games.da_bai_fen.advise import _net_playout, _play
+        from solver.games.da_bai_fen.net import default_net, net_candidates, same_move
+        from solver.games.da_bai_fen.view import View
         net = default_net()
         view = View(observation)
         cands, legal, _ = net_candidates(view, net, self.width)

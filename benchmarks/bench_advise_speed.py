@@ -52,6 +52,7 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
     """(search rollouts/s, baseline playouts/s) from the same sampled worlds."""
     if game == "big-two":
         from solver.games.big_two import advise as mod
+        from solver.games.big_two import view
         from solver.games.big_two.bots import BaselineBot
         base = BaselineBot()
 
@@ -60,6 +61,7 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
                 w.apply(base(w.observation(w.current_player), w.legal_moves(), rng))
     elif game == "da-san":
         from solver.games.da_san import advise as mod
+        from solver.games.da_san import view
         from solver.games.da_san.bots import greedy_bot
 
         def slow(w, rng):
@@ -67,6 +69,7 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
                 w.apply(greedy_bot(w.observation(w.current_player), w.legal_moves(), rng))
     else:
         from solver.games.da_bai_fen import advise as mod
+        from solver.games.da_bai_fen import view
         from solver.games.da_bai_fen.bots import GreedyBot
         greedy = GreedyBot()
 
@@ -83,7 +86,7 @@ def rollout_rates(game: str, obs_list: list[dict], worlds: int = 3) -> tuple[flo
     else:
         from solver.games.da_bai_fen.net import default_net as da_bai_fen_net
         fast = mod._net_playout(da_bai_fen_net(), None)[0]
-    built = [mod.sample_world(mod.View(o), random.Random(k))
+    built = [view.sample_world(view.View(o), random.Random(k))
              for o in obs_list for k in range(worlds)]
     rates = []
     for play in (fast, slow):

@@ -22,10 +22,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.games.big_two.advise import View, sample_world  # noqa: E402
 from solver.games.big_two.engine import BigTwoState, new_game  # noqa: E402
 from solver.games.big_two.infer import resampler  # noqa: E402
 from solver.games.big_two.net import NetBot, default_net  # noqa: E402
+from solver.games.big_two.view import View, sample_world  # noqa: E402
 
 RULES = {"scoring": "cards-left", "bomb_on_two": False}
 

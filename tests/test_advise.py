@@ -13,13 +13,17 @@ from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
 from solver.games import get_game
 from solver.games.big_two import advise as big_two_advise
+from solver.games.big_two import view as big_two_view
 from solver.games.da_bai_fen import advise as dbf_advise
+from solver.games.da_bai_fen import view as dbf_view
 from solver.games.da_bai_fen.engine import Phase as DbfPhase
 from solver.games.da_bai_fen.moves import check_play
 from solver.games.da_san import advise as da_san_advise
+from solver.games.da_san import view as da_san_view
 
 GAMES = ("big-two", "da-san", "da-bai-fen")
 MODULES = {"big-two": big_two_advise, "da-san": da_san_advise, "da-bai-fen": dbf_advise}
+VIEWS = {"big-two": big_two_view, "da-san": da_san_view, "da-bai-fen": dbf_view}
 ITER = 2
 
 
@@ -185,7 +189,7 @@ def test_sampled_worlds_hide_exactly_what_the_seat_cannot_see(game, seed_steps, 
     state = random_state(game, *seed_steps)
     assume(state is not None)
     seat = state.current_player
-    mod = MODULES[game]
+    mod = VIEWS[game]
     view = mod.View(state.observation(seat))
     world = mod.sample_world(view, random.Random(world_seed))
     assert world.current_player == seat

@@ -13,11 +13,12 @@ from bench_support import load_benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.games.big_two.advise import SearchBot, View, rank, sample_world
+from solver.games.big_two.advise import SearchBot, rank
 from solver.games.big_two.engine import new_game
 from solver.games.big_two.infer import log_likelihood, past_decisions, resampler
 from solver.games.big_two.moves import generate
 from solver.games.big_two.net import NetBot, Seen, default_net, legal_q
+from solver.games.big_two.view import View, sample_world
 
 RULES = {"scoring": "cards-left", "bomb_on_two": False}
 

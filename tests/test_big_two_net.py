@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solver.cli import main
 from solver.errors import InputError
 from solver.games import get_game
-from solver.games.big_two.advise import SearchBot, View, advise
+from solver.games.big_two.advise import SearchBot, advise
 from solver.games.big_two.engine import new_game
 from solver.games.big_two.net import (
     DEFAULT_NET,
@@ -31,6 +31,7 @@ from solver.games.big_two.net import (
     state_features,
 )
 from solver.games.big_two.train import TrainConfig, play_training_hand, train
+from solver.games.big_two.view import View, sample_world
 
 TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))
 
@@ -94,7 +95,6 @@ def test_features_come_from_the_observation_alone(seed, steps, players):
     from_obs = Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
                     view.last_player, view.passes, view.rules, not view.history)
     assert np.array_equal(state_features(seen_from_state(state)), state_features(from_obs))
-    from solver.games.big_two.advise import sample_world
     other = sample_world(view, random.Random(seed))
     assert np.array_equal(state_features(seen_from_state(other)), state_features(from_obs))
 

@@ -13,16 +13,7 @@ from hypothesis import strategies as st
 from solver.cli import main
 from solver.errors import InputError
 from solver.games import dmc, get_game
-from solver.games.da_bai_fen.advise import (
-    RolloutSearchBot,
-    SearchBot,
-    View,
-    advise,
-    legal_count,
-    rank,
-    sample_world,
-    seen_from_view,
-)
+from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, advise, rank
 from solver.games.da_bai_fen.engine import Kind, Phase, new_hand
 from solver.games.da_bai_fen.net import (
     DEFAULT_NET,
@@ -37,9 +28,11 @@ from solver.games.da_bai_fen.net import (
     load,
     net_moves,
     seen_from_state,
+    seen_from_view,
     slots,
 )
 from solver.games.da_bai_fen.train import SELF_PLAY, TrainConfig, play_training_hand
+from solver.games.da_bai_fen.view import View, legal_count, sample_world
 from solver.games.da_san.net import DaSanNet
 
 TINY = TrainConfig(games=12, block_games=4, batch=64, hidden=(16, 8))

@@ -14,7 +14,7 @@ from solver.cli import main
 from solver.errors import InputError
 from solver.games import dmc, get_game
 from solver.games.big_two.net import QNet
-from solver.games.da_san.advise import SearchBot, View, advise, sample_world, seen_from_view
+from solver.games.da_san.advise import SearchBot, advise
 from solver.games.da_san.engine import new_game
 from solver.games.da_san.net import (
     DEFAULT_NET,
@@ -27,9 +27,11 @@ from solver.games.da_san.net import (
     legal_q,
     load,
     seen_from_state,
+    seen_from_view,
     state_features,
 )
 from solver.games.da_san.train import SELF_PLAY, TrainConfig, play_training_hand
+from solver.games.da_san.view import View, sample_world
 
 TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))
 

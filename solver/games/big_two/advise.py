@@ -2,7 +2,8 @@
 
 From an observation alone (the seat's hand, the plays so far, how many cards each seat
 holds, the play to beat) a world is sampled by dealing the unseen cards at random to the
-other seats in their counts (with 2-3 players the rest is set aside).
+other seats in their counts (with 2-3 players the rest is set aside):
+:mod:`solver.games.big_two.view`.
 
 The search (:func:`rank`, the ``search`` bot, ``advise``): the self-play value network
 (:mod:`solver.games.big_two.net`) scores every legal option from what the seat sees; the
@@ -31,45 +32,31 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
-
-from solver.cards import NUM_CARDS, parse_cards
-from solver.errors import InputError, RulesError
+from solver.errors import InputError
 from solver.games.big_two.bots import BaselineBot
 from solver.games.big_two.engine import BigTwoState
 from solver.games.big_two.infer import resampler
 from solver.games.big_two.moves import (
-    ID_TO_BT,
     KIND_SHIFT,
     PASS,
     Kind,
     Move,
     generate,
-    ids_to_mask,
-    parse_play,
 )
 from solver.games.big_two.net import (
     NetBot,
     QNet,
-    Seen,
     default_net,
     legal_q,
-    move_at,
+    net_candidates,
     seen_from_state,
 )
-from solver.games.big_two.rules import BigTwoRules
-from solver.games.search import (
-    Ranked,
-    advice,
-    guarded,
-    require_turn,
-    search_seat,
-)
+from solver.games.big_two.view import View, sample_world
+from solver.games.search import Ranked, advice, guarded, search_seat
 from solver.games.search import SearchBot as BaseSearchBot
 from solver.validation import check_int
 
-__all__ = ["RolloutSearchBot", "SearchBot", "advise", "leaf_value", "rank", "rank_rollout",
-           "sample_world"]
+__all__ = ["RolloutSearchBot", "SearchBot", "advise", "leaf_value", "rank", "rank_rollout"]
 
 LOWEST_PER_KIND = 3  # candidates per kind: the lowest plays ...
 MAX_TURNS = 2_000  # a hand of 52 cards ends far sooner; more means a corrupt observation
@@ -82,71 +69,6 @@ NET_METHOD = "determinized Monte Carlo: a self-play value network picks and play
 #: (``benchmarks/bench_search_iterations.py --measure``).
 DEFAULT_ITERATIONS = 14
 ROLLOUT_DEFAULT_ITERATIONS = 300  # the same, rounded, for ``search-rollout``
-
-
-class View:
-    """What the observation says, parsed once per decision."""
-
-    def __init__(self, obs: Mapping[str, Any]):
-        self.seat = require_turn(obs, "player", "current_player", "big-two")
-        try:
-            self.rules = BigTwoRules.from_options(obs["rules"])
-            self.n = int(obs["num_players"])
-            self.mine = ids_to_mask(parse_cards(obs["hand"]))
-            self.counts = [int(c) for c in obs["cards_left"]]
-            table = obs.get("table")
-            self.current = parse_play(table, self.rules) if table else None
-            self.history = [(int(h["player"]), parse_play(h["move"], self.rules))
-                            for h in obs.get("history") or []]
-            req = obs.get("required")
-        except RulesError:
-            raise  # a bad rule option is named as such, with its allowed values
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"not a Big Two observation: {exc!r}") from None
-        if len(self.counts) != self.n or self.counts[self.seat] != self.mine.bit_count():
-            raise InputError("observation: cards_left does not match num_players and the hand")
-        self.required = ID_TO_BT[parse_cards([req])[0]] if req else -1
-        if self.history and self.required >= 0:
-            self.required = -1  # only the opening lead must hold a card
-        if not self.history and self.required < 0:
-            self.required = (self.mine & -self.mine).bit_length() - 1  # the opener's lowest
-        self.last_player = int(obs.get("last_player", -1))
-        self.passes = int(obs.get("passes", 0))
-        if not 0 <= self.passes <= self.n - 2 or not -1 <= self.last_player < self.n:
-            raise InputError(f"observation: passes must be 0 to {self.n - 2} and last_player "
-                             f"-1 to {self.n - 1}, got {self.passes} and {self.last_player}")
-        if (self.current is None) != (self.passes == 0 and obs.get("table") is None):
-            raise InputError("observation: passes are counted only while a play is on the table")
-        if any(c <= 0 for c in self.counts):
-            raise InputError("observation: a seat with no cards has won; the hand is over")
-        played = 0
-        for _, m in self.history:
-            played |= m.mask
-        if played & self.mine:
-            raise InputError("observation: the hand holds a card already played")
-        self.unseen = [b for b in range(NUM_CARDS) if not ((self.mine | played) >> b) & 1]
-        need = sum(c for p, c in enumerate(self.counts) if p != self.seat)
-        if need > len(self.unseen):
-            raise InputError(f"observation: the other seats hold {need} cards but only "
-                             f"{len(self.unseen)} are unseen")
-
-
-def sample_world(view: View, rng: random.Random) -> BigTwoState:
-    """A full state consistent with ``view``: the unseen cards dealt to the other seats."""
-    cards = list(view.unseen)
-    rng.shuffle(cards)
-    hands, k = [0] * view.n, 0
-    for p in range(view.n):
-        if p == view.seat:
-            hands[p] = view.mine
-            continue
-        m = 0
-        for b in cards[k:k + view.counts[p]]:
-            m |= 1 << b
-        k += view.counts[p]
-        hands[p] = m
-    return BigTwoState.from_view(hands, view.rules, view.seat, view.current, view.last_player,
-                                 view.passes, view.history, view.required)
 
 
 def candidates(view: View) -> tuple[list[Move], int]:
@@ -185,22 +107,6 @@ def leaf_value(world: BigTwoState, seat: int) -> float:
     """A finished world's value for ``seat``: its return under the world's rules (every
     seat's cards left counted as the rules' ``scoring`` counts them)."""
     return world.returns()[seat]
-
-
-def _seen(view: View) -> Seen:
-    return Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
-                view.last_player, view.passes, view.rules, not view.history)
-
-
-def net_candidates(view: View, net: QNet, width: int = NET_CANDIDATES
-                   ) -> tuple[list[Move], int, dict[int, float]]:
-    """The ``width`` options of highest ``Q`` (the network's own choice first), how many
-    options are legal, and those options' ``Q`` by mask."""
-    lm = generate(view.mine, view.current, view.required, view.rules)
-    q = legal_q(net, _seen(view), lm)
-    order = np.argsort(-q, kind="stable")[:width]
-    moves = [move_at(lm, int(i)) for i in order]
-    return moves, len(q), {m.mask: float(q[int(i)]) for m, i in zip(moves, order)}
 
 
 def _net_reply(net: QNet, seat: int, depth: int | None = None

@@ -20,20 +20,17 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import InputError
+from solver.games.big_two.engine import BigTwoState
 from solver.games.big_two.moves import Move, generate
 from solver.games.big_two.net import QNet, Seen, legal_q
+from solver.games.big_two.view import View
 from solver.validation import check_int
 
-if TYPE_CHECKING:  # the advisor imports this module
-    from solver.games.big_two.advise import View
-    from solver.games.big_two.engine import BigTwoState
-
-    Sampler = Callable[[View, random.Random], BigTwoState]
+Sampler = Callable[[View, random.Random], BigTwoState]
 
 __all__ = ["Decision", "past_decisions", "log_likelihood", "resampler"]
 

@@ -32,13 +32,15 @@ import numpy as np
 
 from solver.cards import NUM_CARDS
 from solver.errors import InputError
-from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move
+from solver.games.big_two.moves import KIND_SHIFT, PASS, Kind, LegalMoves, Move, generate
 from solver.games.big_two.rules import BigTwoRules
+from solver.games.big_two.view import View
 from solver.games.search import observation_errors
 from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FORMAT", "MOVE_FEATURES", "NetBot", "QNet", "STATE_FEATURES",
-           "default_net", "load", "move_features", "state_features"]
+           "default_net", "load", "move_features", "net_candidates", "seen_from_view",
+           "state_features"]
 
 FORMAT = "capsa-big-two-qnet/1"
 POINT_SCALE = 13.0  # returns are learned in units of a full hand's cards
@@ -104,6 +106,12 @@ def seen_from_state(state: Any) -> Seen:
     return Seen(p, state.num_players, state.hand_mask(p), state.cards_left(), state.history,
                 state.current_play, state.last_player, state.passes, state.rules,
                 state.required_card() >= 0)
+
+
+def seen_from_view(view: View) -> Seen:
+    """What the network reads, from the observation's view."""
+    return Seen(view.seat, view.n, view.mine, view.counts, view.history, view.current,
+                view.last_player, view.passes, view.rules, not view.history)
 
 
 _NAMES = ("next", "second", "third")
@@ -199,6 +207,17 @@ def move_at(lm: LegalMoves, i: int) -> Move:
     return lm[i] if i < len(lm) else PASS
 
 
+def net_candidates(view: View, net: QNet, width: int
+                   ) -> tuple[list[Move], int, dict[int, float]]:
+    """The ``width`` options of highest ``Q`` (the network's own choice first), how many
+    options are legal, and those options' ``Q`` by mask."""
+    lm = generate(view.mine, view.current, view.required, view.rules)
+    q = legal_q(net, seen_from_view(view), lm)
+    order = np.argsort(-q, kind="stable")[:width]
+    moves = [move_at(lm, int(i)) for i in order]
+    return moves, len(q), {m.mask: float(q[int(i)]) for m, i in zip(moves, order)}
+
+
 class NetBot:
     """Plays the legal option of highest ``Q`` (ties: the first, so the weakest)."""
 
@@ -221,7 +240,6 @@ class NetBot:
 
     def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
                  rng: random.Random) -> Move:
-        from solver.games.big_two.advise import View, net_candidates
         with observation_errors():
             best = net_candidates(View(observation), self.net, 1)[0][0]
         for m in legal_moves:

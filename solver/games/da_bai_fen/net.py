@@ -64,12 +64,14 @@ from solver.games.da_bai_fen.engine import (
     Trick,
 )
 from solver.games.da_bai_fen.moves import follow_plays, winner_index
+from solver.games.da_bai_fen.view import View, legal_count
 from solver.games.search import observation_errors
 from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FOLLOW_CAP", "FORMAT", "MOVE_FEATURES", "POINT_WEIGHT",
            "STATE_FEATURES", "DaBaiFenNet", "NetBot", "Seen", "default_net", "hand_value",
-           "legal_q", "load", "net_moves", "same_move", "seen_from_state", "state_features"]
+           "legal_q", "load", "net_candidates", "net_moves", "same_move", "seen_from_state",
+           "seen_from_view", "state_features"]
 
 FORMAT = "capsa-da-bai-fen-qnet/1"
 POINT_SCALE = 2.0  # a hand moves the levels by at most 2 each way
@@ -195,6 +197,14 @@ def seen_from_state(state: DaBaiFenState) -> Seen:
                 state.buried if leads else None, state.trick,
                 state.trick_leader if state.phase is Phase.PLAY else -1, state.tricks,
                 state.team_points, state.rules)
+
+
+def seen_from_view(view: View) -> Seen:
+    """What the network reads, from the observation's view."""
+    return Seen(view.seat, view.phase, view.mine, view.trump_rank, view.trump, view.leader,
+                view.dealer, view.first_hand, view.drawn, view.shown, view.revealed,
+                view.buried if view.phase is not Phase.DRAW else None, view.trick,
+                view.trick_leader, view.tricks, view.team_points, view.rules)
 
 
 def _rounds(seen: Seen) -> list[tuple[int, Sequence[tuple[int, ...]]]]:
@@ -471,6 +481,18 @@ def same_move(a: Move, b: Move) -> bool:
     return a.kind is b.kind and sorted(a.cards) == sorted(b.cards)
 
 
+def net_candidates(view: View, net: DaBaiFenNet, width: int
+                   ) -> tuple[list[Move], int, dict[Move, float]]:
+    """The ``width`` moves of highest ``Q`` among the network's candidates (its own choice
+    first), how many moves are legal, and those moves' ``Q``."""
+    seen = seen_from_view(view)
+    moves = net_moves(seen)
+    q = legal_q(net, seen, moves)
+    order = np.argsort(-q, kind="stable")[:width]
+    best = [moves[int(i)] for i in order]
+    return best, legal_count(view), {m: float(q[int(i)]) for m, i in zip(best, order)}
+
+
 class NetBot:
     """Makes the candidate move (:func:`net_moves`) of highest ``Q`` (ties: the first)."""
 
@@ -498,7 +520,6 @@ class NetBot:
 
     def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
                  rng: random.Random) -> Move:
-        from solver.games.da_bai_fen.advise import View, seen_from_view
         with observation_errors():
             seen = seen_from_view(View(observation))
         if not legal_moves:

@@ -33,11 +33,13 @@ from solver.errors import InputError
 from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, Phase
 from solver.games.da_san.moves import DS_RANK, MAX_BID, MAX_HAND, PLAY_KINDS, Kind, Move
 from solver.games.da_san.rules import MIN_RUN_HIGH, MIN_RUN_LOW, DaSanRules
+from solver.games.da_san.view import View, sample_world
 from solver.games.search import observation_errors
 from solver.games.valuenet import ValueNet, offsets
 
 __all__ = ["DEFAULT_NET", "FORMAT", "DaSanNet", "NetBot", "Seen", "default_net", "legal_q",
-           "load", "move_features", "seen_from_state", "state_features"]
+           "load", "move_features", "net_candidates", "seen_from_state", "seen_from_view",
+           "state_features"]
 
 FORMAT = "capsa-da-san-qnet/1"
 POINT_SCALE = 3.0  # a hand moves at most 6 points (a bid of 3 from each of two opponents)
@@ -132,6 +134,13 @@ def seen_from_state(state: DaSanState) -> Seen:
                 state.passes, state.rules)
 
 
+def seen_from_view(view: View) -> Seen:
+    """What the network reads, from the observation's view."""
+    return Seen(view.seat, view.mine, view.counts, view.history, view.phase is Phase.AUCTION,
+                view.high_bid, view.bidder, view.opener, view.pile, view.last_player,
+                view.passes, view.rules)
+
+
 def state_features(seen: Seen) -> np.ndarray:
     """The state block (float32, ``STATE_FEATURES`` wide)."""
     x = np.zeros(STATE_FEATURES, np.float32)
@@ -189,6 +198,17 @@ def legal_q(net: DaSanNet, seen: Seen, moves: Sequence[Move]) -> np.ndarray:
     return net.q(state_features(seen), move_features(len(seen.mine), moves))
 
 
+def net_candidates(view: View, net: DaSanNet, width: int
+                   ) -> tuple[list[Move], int, dict[Move, float]]:
+    """The ``width`` moves of highest ``Q`` (the network's own choice first), how many moves
+    are legal, and those moves' ``Q``."""
+    legal = sample_world(view, random.Random(0)).legal_moves()  # the seat's own moves
+    q = legal_q(net, seen_from_view(view), legal)
+    order = np.argsort(-q, kind="stable")[:width]
+    moves = [legal[int(i)] for i in order]
+    return moves, len(legal), {m: float(q[int(i)]) for m, i in zip(moves, order)}
+
+
 class NetBot:
     """Makes the legal move of highest ``Q`` (ties: the first listed)."""
 
@@ -209,7 +229,6 @@ class NetBot:
 
     def __call__(self, observation: Mapping[str, Any], legal_moves: Sequence[Move],
                  rng: random.Random) -> Move:
-        from solver.games.da_san.advise import View, seen_from_view
         with observation_errors():
             view = View(observation)
             seen = seen_from_view(view)
