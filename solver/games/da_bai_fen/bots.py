@@ -6,6 +6,7 @@ decision read straight from the engine's state (no observation document is built
 path of self-play and the search's rollouts. Both paths share one decision function per
 bot, so they choose the same moves from the same seeds (the tests check it).
 
+>>> from solver.games.da_bai_fen.engine import TOP_LEVEL
 >>> record = play_game([GreedyBot()] * 4, seed=1)
 >>> record.winner in (0, 1), max(record.levels) > TOP_LEVEL
 (True, True)
