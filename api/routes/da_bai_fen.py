@@ -10,52 +10,31 @@ sizes, a card both in the hand and the trick, too many plays) is a 422.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from flask import Blueprint
 from pydantic import BaseModel, Field
 
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
-from api.schemas import Cards, Int, cards, pattern_choice
-from solver.cards import RANK_CHARS, SUIT_CHARS, format_cards, parse_cards
-from solver.games.da_bai_fen.cards import (
-    HAND_SIZE,
-    KITTY_SIZE,
-    NUM_PLAYERS,
-    TRUMP_RANK_PATTERN,
-    TRUMP_SUIT_PATTERN,
-    Trump,
-    points_of,
-)
-from solver.games.da_bai_fen.moves import legal_plays, normalize_trick, trick_winner
+from api.moves import add_moves_route, field_type, moves_request
+from api.schemas import Cards, Int, cards
+from solver.cards import format_cards, parse_cards
+from solver.games.da_bai_fen.cards import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, Trump, points_of
+from solver.games.da_bai_fen.moves import normalize_trick, trick_winner
 from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
 
 bp = Blueprint("da_bai_fen", __name__, url_prefix="/v1/da-bai-fen")
 
-JOKERS = "`BJ` big joker, `SJ` small joker"
-HandIn = Annotated[Cards, cards(1, HAND_SIZE, jokers=True,
-                                description=f"the player's hand ({JOKERS})")]
 PlayIn = Annotated[Cards, cards(1, HAND_SIZE, jokers=True, description="one play")]
 KittyIn = Annotated[Cards, cards(0, KITTY_SIZE, jokers=True, description="the buried kitty")]
-Rank = Annotated[str, pattern_choice("trump rank", TRUMP_RANK_PATTERN,
-                                     " ".join(RANK_CHARS) + " (or 10)",
-                                     "trump rank: 2..9, T (or 10), J, Q, K, A")]
-Suit = Annotated[str, pattern_choice("trump suit", TRUMP_SUIT_PATTERN,
-                                     " ".join(SUIT_CHARS) + ", a symbol or a suit's name",
-                                     "trump suit: c, d, h or s (a symbol or name too)")]
+# the trump as /moves takes it (the game's moves_args)
+Rank = field_type("da-bai-fen", "trump_rank")
+Suit = field_type("da-bai-fen", "trump_suit")
 KittyMultiplier = Annotated[Int, Field(ge=KITTY_MULTIPLIER_RANGE[0], le=KITTY_MULTIPLIER_RANGE[1])]
 
-
-class PlaysRequest(Body):
-    hand: HandIn
-    trump_rank: Rank
-    trump_suit: Suit
-    trick: Annotated[list[PlayIn], Field(max_length=NUM_PLAYERS - 1)] = Field(
-        default_factory=list,
-        description="plays so far in the trick, the lead first; empty to lead")
-    max_plays: Annotated[Int, Field(ge=0)] | None = Field(
-        default=None, description="answer 400 instead of listing more plays than this")
+# the body of /moves and /plays, from the game's moves_args
+PlaysRequest = moves_request("da-bai-fen", "PlaysRequest")
 
 
 class PlayOut(BaseModel):
@@ -73,8 +52,8 @@ class TrickRequest(Body):
     trick: Annotated[list[PlayIn], Field(
         min_length=1, max_length=NUM_PLAYERS)] = Field(
         description="the plays of the trick in order, the lead first (complete or partial)")
-    trump_rank: Rank
-    trump_suit: Suit
+    trump_rank: Rank  # type: ignore[valid-type]
+    trump_suit: Suit  # type: ignore[valid-type]
     kitty: KittyIn | None = Field(
         default=None, description="on the last trick: the buried kitty, whose points count "
                                   "kitty_multiplier times for the defenders if they win it")
@@ -90,24 +69,24 @@ class TrickResponse(BaseModel):
     kitty_bonus: int = Field(description="kitty points times the multiplier (0 without a kitty)")
 
 
-@json_endpoint(bp, "/moves", PlaysRequest, PlaysResponse,
-               summary="Every legal Da Bai Fen lead or follow for a hand")
-def moves(body: PlaysRequest) -> dict:
-    trump = Trump.parse(body.trump_rank, body.trump_suit)
-    trick = normalize_trick(body.trick, trump)
-    result = legal_plays(body.hand, trick, trump, max_plays=body.max_plays)
+def _plays_answer(kwargs: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The game's answer (the plays) with their count, and what they answer: a lead, or a
+    follow to the led suit."""
+    trump = Trump.parse(kwargs["trump_rank"], kwargs["trump_suit"])
+    trick = normalize_trick(kwargs["trick"], trump)
     return {
-        "plays": [{"cards": format_cards(p)} for p in result],
-        "count": len(result),
+        "plays": result["plays"],
+        "count": len(result["plays"]),
         "lead": not trick,
         "led_suit": trump.suit_name(trump.eff[trick[0][0]]) if trick else None,
     }
 
 
-@json_endpoint(bp, "/plays", PlaysRequest, PlaysResponse,
-               summary="Every legal Da Bai Fen lead or follow for a hand (same as /moves)")
-def plays(body: PlaysRequest) -> dict:
-    return moves(body)
+add_moves_route(bp, "da-bai-fen", PlaysRequest, PlaysResponse, answer=_plays_answer,
+                summary="Every legal Da Bai Fen lead or follow for a hand")
+add_moves_route(bp, "da-bai-fen", PlaysRequest, PlaysResponse, answer=_plays_answer,
+                rule="/plays",
+                summary="Every legal Da Bai Fen lead or follow for a hand (same as /moves)")
 
 
 @json_endpoint(bp, "/trick", TrickRequest, TrickResponse,

@@ -9,34 +9,20 @@ from pydantic import BaseModel, Field
 
 from api.advise import add_advise_route
 from api.endpoint import Body, json_endpoint
-from api.offload import offload
+from api.moves import add_moves_route, moves_request
 from api.schemas import Cards, cards, choice
-from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE
-from solver.games.da_san.moves import (
-    MAX_HAND,
-    PLAY_KINDS,
-    RANK_ORDER,
-    classify_result,
-    moves_result,
-)
+from solver.games.da_san.moves import MAX_HAND, PLAY_KINDS, RANK_ORDER, classify_result
 
 bp = Blueprint("da_san", __name__, url_prefix="/v1/da-san")
 
 KindName = Annotated[str, choice("kind", tuple(k.label for k in PLAY_KINDS))]
 RankName = Annotated[str, choice("rank", tuple(RANK_ORDER))]
 
-HandCards = Annotated[Cards, cards(1, MAX_HAND, description=f"the hand ({HAND_SIZE} cards, "
-                                                           f"{HAND_SIZE + KITTY_SIZE} for the bidder)")]
 # a play comes out of a hand, so it holds no more cards than one; none is a pass
 PlayCards = Annotated[Cards, cards(0, MAX_HAND, description="the cards (none: a pass)")]
 
-
-class MovesRequest(Body):
-    hand: HandCards
-    current: PlayCards | None = Field(
-        None, description="the play to beat; omit, null or empty to lead")
-    all_suits: bool = Field(False, description="every concrete card choice instead of one per "
-                                               "rank pattern (lowest suits)")
+# the body of /moves, from the game's moves_args
+MovesRequest = moves_request("da-san", "MovesRequest")
 
 
 class MoveOut(BaseModel):
@@ -61,17 +47,9 @@ class ClassifyResponse(BaseModel):
         description=f"the top rank, one of `{RANK_ORDER}`")
 
 
-def _blank(cards: str | list[str] | None) -> bool:
-    return cards is None or (isinstance(cards, str) and not cards.strip()) or cards == []
-
-
-@json_endpoint(bp, "/moves", MovesRequest, MovesResponse,
-               summary="Legal Da San plays of a hand, leading or on a current play")
-@offload()  # all_suits on a 20-card hand lists thousands of plays: keep it off the web threads
-def moves(body: MovesRequest) -> dict:
-    """Legal Da San plays of a hand, leading or on a current play."""
-    current = None if _blank(body.current) else body.current
-    return moves_result(body.hand, current, body.all_suits)
+# all_suits on a 20-card hand lists thousands of plays: keep it off the web threads
+add_moves_route(bp, "da-san", MovesRequest, MovesResponse, offloaded=True,
+                summary="Legal Da San plays of a hand, leading or on a current play")
 
 
 @json_endpoint(bp, "/classify", ClassifyRequest, ClassifyResponse,

@@ -35,10 +35,9 @@ from api.schemas import Cards, cards, choice
 from api.storage import drill
 from api.storage import sessions as service
 from solver.errors import IllegalMoveError, InputError
-from solver.games import DEFAULT_GAME, get_game, list_games
+from solver.games import DEFAULT_GAME, drill_games, get_game, list_games
 from solver.games.capsa.limits import ROW_SIZES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS
-from solver.sessions.drill import DRILL_GAMES
 from solver.sessions.service import (
     SEED_MAX,
     LeakError,
@@ -168,7 +167,7 @@ class DrillRules(RulesIn):
 
 
 class DrillCreateRequest(Body):
-    game: Annotated[str, choice("game", DRILL_GAMES, "the game drilled")] = "capsa"
+    game: Annotated[str, choice("game", drill_games(), "the game drilled")] = "capsa"
     rules: DrillRules | None = Field(default=None, description="rule options and players")
     seed: Annotated[Int, Field(ge=0, le=SEED_MAX)] | None = Field(
         default=None, description="seed of the drill's deals (random if omitted): hand n "
@@ -251,7 +250,7 @@ def games() -> dict:
                     "bots": list(info.bots), "playable": playable, "reason": reason,
                     "advisor": info.has_advice, "presentation": info.presentation.name,
                     "partial_check": info.check_partial is not None,
-                    "drill": info.name in DRILL_GAMES,
+                    "drill": info.drill is not None,
                     "options": [{"name": o.name, "default": o.default, "help": o.help,
                                  "choices": list(o.choices) if o.choices else None,
                                  "minimum": o.minimum, "maximum": o.maximum}

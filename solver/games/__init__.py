@@ -18,8 +18,8 @@ import importlib
 from solver.errors import InputError
 from solver.games.base import GameInfo, GameState, Option, play_hand
 
-__all__ = ["DEFAULT_GAME", "GameInfo", "GameState", "Option", "all_games", "get_game", "list_games",
-           "play_hand"]
+__all__ = ["DEFAULT_GAME", "GameInfo", "GameState", "Option", "all_games", "drill_games",
+           "get_game", "list_games", "play_hand"]
 
 # name -> (package under solver.games, aliases). Importing a package is deferred to first use,
 # so ``import solver.games`` stays light (Capsa's kernels load numba).
@@ -73,3 +73,8 @@ def get_game(name: str) -> GameInfo:
 def all_games() -> list[GameInfo]:
     """Every registry entry (imports every game: errors surface here, at start-up)."""
     return [get_game(name) for name in list_games()]
+
+
+def drill_games() -> list[str]:
+    """Names of the games with a solo drill (``GameInfo.drill``; imports every game)."""
+    return [info.name for info in all_games() if info.drill is not None]

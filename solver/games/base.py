@@ -237,8 +237,9 @@ def never_over(previous: GameState) -> dict[str, Any] | None:
 class GameInfo:
     """A registry entry: how to start a game, and what describes it.
 
-    ``moves`` answers "what may I play?" for ``capsa moves GAME`` and the HTTP service from
-    plain keyword arguments (``moves_args`` names them, with their help text);
+    ``moves`` answers "what may I play?" for ``capsa moves GAME`` and ``POST /v1/GAME/moves``
+    from plain keyword arguments (``moves_args`` names them: :class:`MoveArg` gives each its
+    CLI flag and its HTTP field);
     ``format_moves`` renders that answer for a terminal. ``warm_up`` compiles the game's
     kernels, if it has any. ``advise`` ranks the legal moves of the seat an observation
     belongs to, from that observation only.
@@ -261,6 +262,7 @@ class GameInfo:
     - ``next_hand(previous)``: keyword arguments of ``new_game`` that carry a finished hand
       over to the next one; ``game_over(previous)``: what ended a game of several hands
       with ``previous`` (``{"winner_team": ..., "text": ...}``), None while it goes on.
+    - ``drill``: the game's solo drill (:class:`DrillSpec`), None when it has none.
     """
 
     name: str
@@ -289,6 +291,7 @@ class GameInfo:
     check_partial: Callable[[Mapping[str, Any], Any], dict[str, Any]] | None = None
     next_hand: Callable[[GameState], dict[str, Any]] = hands_stand_alone
     game_over: Callable[[GameState], dict[str, Any] | None] = never_over
+    drill: DrillSpec | None = None
 
     @property
     def has_advice(self) -> bool:
@@ -313,17 +316,93 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class MoveArg:
-    """One argument of a game's ``moves`` query: CLI flag and HTTP field from one place."""
+    """One argument of a game's ``moves`` query: the CLI flag (``solver/cli/moves.py``) and the
+    HTTP field of ``POST /v1/<game>/moves`` (``api/moves.py``) from one place.
+
+    ``help`` describes the value (the HTTP field's description; the CLI's help, which adds how
+    to write it on a command line). An argument that is ``positional`` or ``required`` is a
+    required HTTP field; the others default to ``default`` (None: the field may be null).
+
+    The CLI takes every value as text (``type`` converts it) and the game's ``moves`` parses
+    it; over HTTP the field's type says what the value may be, checked before ``moves`` runs
+    (a value that breaks it is a 400, a value ``moves`` refuses a 422):
+
+    - ``flag``: a boolean (default ``default`` or false); on the command line a switch
+      (``--all-suits``), or with ``negate`` the switch that turns it off (``--no-bomb-on-two``);
+    - ``choices``: one of these strings;
+    - ``cards=(low, high)``: a card field of ``low`` to ``high`` cards, one string or a list of
+      card strings, from the 54-card deck with ``jokers``; with ``plays=n``, a list of at most
+      ``n`` such fields (empty by default; on the command line the plays are separated by
+      ``;``);
+    - ``card``: one card, as a string;
+    - ``pattern``: a string matching this regular expression (no anchors); an error names the
+      value as ``what`` (default: the name) and the allowed ones as ``allowed``;
+    - ``type=int``: an integer, within ``minimum`` and ``maximum`` when given (on the command
+      line too);
+    - otherwise a string.
+
+    ``group`` puts the HTTP field in an optional object of that name (``rules``: the rule
+    options, each at its default when the object is left out); the CLI's flags stay flat.
+    """
 
     name: str
     help: str
     positional: bool = False
     required: bool = False
-    flag: bool = False  # a boolean switch (``--all-suits``); ``negate`` names its off switch
+    flag: bool = False
     negate: str | None = None
     choices: tuple[str, ...] | None = None
     default: Any = None
     type: Callable[[str], Any] | None = None
+    cards: tuple[int, int] | None = None
+    jokers: bool = False
+    plays: int | None = None
+    card: bool = False
+    pattern: str | None = None
+    allowed: str | None = None
+    what: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    group: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.cards is not None and not 0 <= self.cards[0] <= self.cards[1]:
+            raise ValueError(f"{self.name}: cards is (low, high) with 0 <= low <= high")
+        if self.plays is not None and self.cards is None:
+            raise ValueError(f"{self.name}: plays is a list of card fields: give cards too")
+        if self.group is not None and (self.positional or self.required):
+            raise ValueError(f"{self.name}: a field of the group {self.group!r} is optional")
+
+
+@dataclass(frozen=True)
+class DrillSpec:
+    """A game's solo drill (``solver.sessions.drill``): one seat's hand dealt at a time, each
+    move graded at once by the game's coach, the running figures kept per mistake class.
+
+    Every function takes the seat's ``hand`` (card strings) and the drill's ``rules`` (the
+    ``rules_json`` of the table the hand is dealt from); none sees another seat's cards.
+
+    - ``deal(seed, rules)``: seat 0's hand of the table ``seed`` deals under ``rules`` (the
+      contract's ``rules``: options, or None for the defaults), and that table's
+      ``rules_json``; the other seats' cards are dropped;
+    - ``grade(hand, rules, move)``: the coach's answer to ``move`` (a JSON document of the
+      move; ``InputError`` / ``IllegalMoveError`` when it is not a legal move of the hand):
+      a JSON-ready dict holding at least ``ev_lost`` (what the move cost against the best),
+      ``exact`` (it was the best) and ``mistake`` (its class, one of ``mistakes``, or None);
+    - ``check(hand, rules, draft)``: a move being built, checked as it grows;
+    - ``natural_move(hand, rules)``: a move the hand may play whole at once (Capsa: declaring
+      its natural), or None;
+    - ``opponents(rules)``: how many opponents the coach grades against.
+    """
+
+    title: str
+    method: str
+    mistakes: tuple[str, ...]
+    deal: Callable[[int, Any], tuple[list[str], dict[str, Any]]]
+    grade: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
+    check: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
+    natural_move: Callable[[Sequence[str], Mapping[str, Any]], dict[str, Any] | None]
+    opponents: Callable[[Mapping[str, Any]], int]
 
 
 def from_json_via(new_game: Callable[..., GameState], game_name: str

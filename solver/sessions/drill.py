@@ -1,5 +1,7 @@
-"""The Capsa drill: a solo session that deals only your 13 cards, grades your rows at once
-with the coach and keeps your running figures.
+"""The drill: a solo session that deals only your hand, grades your move at once with the
+game's coach and keeps your running figures, for every game whose registry entry has a
+``drill`` (:class:`~solver.games.base.DrillSpec`; Capsa's: :mod:`solver.games.capsa.drill`).
+This module names no game: what it deals, grades and checks is asked of the registry.
 
 A drill is a session of the same store as the games against the bots (a token, its row in
 SQLite, one record per drilled hand), marked ``meta["mode"] == "drill"``; the play routes
@@ -8,10 +10,10 @@ refuse it and the drill routes refuse a play session (409, ``drill_session`` /
 ``n`` of a play session of seed ``S`` (the same deal; the other seats' cards are never
 kept: they are not dealt to anyone here).
 
-Each move (rows that do not foul, or the natural the hand holds, as at the table) is
-reviewed at once by :func:`solver.games.capsa.coach.review_hand` with the ``table`` method
-against ``players - 1`` opponents: your EV, the best EV, the EV lost, the best arrangement
-and the mistake class. The session keeps the figures: hands, EV lost in all, the mean over
+Each move (Capsa: rows that do not foul, or the natural the hand holds, as at the table) is
+graded at once by the game's ``DrillSpec.grade`` (Capsa: the coach's ``table`` method against
+``players - 1`` opponents): your EV, the best EV, the EV lost, the best move and the mistake
+class. The session keeps the figures: hands, EV lost in all, the mean over
 all and over the last :data:`LAST`, per mistake class (hands, EV lost), a trend series (each
 hand's EV lost with the running mean and the mean of the last :data:`LAST` then; the last
 :data:`TREND_MAX` hands) and the :data:`WORST` costliest deals, each with the hand number
@@ -28,8 +30,10 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from solver.cards import cards_named, format_cards, parse_cards
-from solver.errors import IllegalMoveError, InputError
+from solver.cards import cards_named, parse_cards
+from solver.errors import InputError
+from solver.games import drill_games, get_game
+from solver.games.base import DrillSpec
 from solver.sessions.service import (
     SEED_MAX,
     LeakError,
@@ -41,9 +45,6 @@ from solver.sessions.store import Session, SessionNotFound, SessionStore
 from solver.validation import check_int
 
 MODE = "drill"
-DRILL_GAMES = ("capsa",)  # the games a drill can deal (the /games listing says which)
-TITLE = "Capsa Susun drill"
-METHOD = "table"
 LAST = 20  # the recent window of the figures
 TREND_MAX = 200  # trend points kept (the running figures themselves cover every hand)
 WORST = 10  # the costliest deals listed to practise again
@@ -54,15 +55,18 @@ def is_drill(session: Session) -> bool:
     return session.meta.get("mode") == MODE
 
 
-def _mistakes() -> tuple[str, ...]:
-    from solver.games.capsa.coach import MISTAKES
+def drill_of(game: str) -> DrillSpec:
+    """The drill of ``game`` (its registry entry's); ``InputError`` if it has none."""
+    spec = get_game(game).drill
+    if spec is None:
+        raise InputError(f"a drill deals {', '.join(drill_games())}, not {game!r}")
+    return spec
 
-    return tuple(MISTAKES)
 
-
-def empty_figures() -> dict[str, Any]:
+def empty_figures(mistakes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The figures of no hand, with a count for each of the mistake classes ``mistakes``."""
     return {"hands": 0, "exact": 0, "ev_lost": 0.0,
-            "by_mistake": {m: {"hands": 0, "ev_lost": 0.0} for m in _mistakes()},
+            "by_mistake": {m: {"hands": 0, "ev_lost": 0.0} for m in mistakes},
             "trend": [], "worst": []}
 
 
@@ -84,43 +88,31 @@ class DrillService:
         return self._load(token)
 
     @staticmethod
-    def _rules(session: Session) -> Any:
-        """The coach's rules object of the session (its ``rules_json`` without players)."""
-        from solver.games.capsa.review import scoring_rules
-        from solver.games.capsa.rules import resolve_rules
-
-        return resolve_rules(scoring_rules(session.meta["rules"]))
-
-    @staticmethod
-    def _opponents(session: Session) -> int:
-        return int(session.meta["rules"]["players"]) - 1
+    def _spec(session: Session) -> DrillSpec:
+        return drill_of(session.game)
 
     # ------------------------------------------------------------------ dealing
-    @staticmethod
-    def _deal(seed: int, rules: Any) -> tuple[list[str], dict[str, Any]]:
-        """Seat 0's 13 cards of the table ``seed`` deals, and the table's ``rules_json``
-        (players included); the rest of the deck is dropped here."""
-        from solver.games.capsa.game import new_game
-
-        state = new_game(seed=seed, rules=rules)
-        return format_cards(state.hand(0)), state.rules_json()
-
     @staticmethod
     def _start(session: Session, n: int, seed: int | None, hand: list[str],
                replay_of: int | None) -> None:
         session.state = {"n": n, "seed": seed, "replay_of": replay_of, "hand": list(hand),
                          "answer": None}
 
-    def create(self, game: str = "capsa", rules: Any = None, seed: int | None = None
+    def create(self, game: str | None = None, rules: Any = None, seed: int | None = None
                ) -> tuple[Session, dict[str, Any]]:
-        """A new drill, its first hand dealt."""
-        if game not in DRILL_GAMES:
-            raise InputError(f"a drill deals {', '.join(DRILL_GAMES)}, not {game!r}")
+        """A new drill of ``game`` (default: the first game with a drill), its first hand
+        dealt."""
+        games = drill_games()
+        if game is None and games:
+            game = games[0]
+        if game not in games:
+            raise InputError(f"a drill deals {', '.join(games)}, not {game!r}")
+        spec = drill_of(game)
         seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, SEED_MAX)
         deal_seed = derived_seed(seed, 1)
-        hand, rules_json = self._deal(deal_seed, rules)
+        hand, rules_json = spec.deal(deal_seed, rules)
         meta = {"mode": MODE, "game": game, "seed": seed, "rules": rules_json, "hands": 0,
-                "figures": empty_figures()}
+                "figures": empty_figures(spec.mistakes)}
         session = Session("", game, meta, {}, 0, 0, 0, 0)
         self._start(session, 1, deal_seed, hand, None)
         created = self.store.create(game, session.meta, session.state)
@@ -135,7 +127,7 @@ class DrillService:
         self._answered_first(session, "dealing the next hand")
         n = session.state["n"] + 1
         seed = derived_seed(session.meta["seed"], n)
-        hand, _ = self._deal(seed, session.meta["rules"])
+        hand, _ = self._spec(session).deal(seed, session.meta["rules"])
         self._start(session, n, seed, hand, None)
         self.store.save(session)
         return self.view(session)
@@ -171,40 +163,6 @@ class DrillService:
                                     f"(before {what})")
 
     # ------------------------------------------------------------------ the move
-    def _parse(self, session: Session, move: Any) -> Any:
-        """The coach's ``Played`` for a move: rows (refused when they foul or are not the
-        hand's cards) or the natural the hand holds."""
-        from solver.games.capsa.coach import parse_played
-        from solver.games.capsa.naturals import detect_natural
-        from solver.games.capsa.referee import make_seat
-        from solver.games.capsa.splits import Arrangement
-
-        hand = session.state["hand"]
-        if not isinstance(move, Mapping):
-            raise InputError("a drill move is {front, middle, back} or {kind: 'natural'}")
-        rules = self._rules(session)
-        if move.get("kind") == "natural":
-            if move.get("cards") is not None:
-                given = sorted(parse_cards(move["cards"], count=13))
-                if given != sorted(parse_cards(hand)):
-                    raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
-                                           f"{' '.join(format_cards(given))}")
-            if detect_natural(parse_cards(hand), rules) is None:
-                raise IllegalMoveError("your hand holds no natural under these rules")
-            return parse_played({"hand": hand, "natural": True})
-        missing = [k for k in ("front", "middle", "back") if k not in move]
-        if missing:
-            raise InputError(f"a drill move needs front, middle and back (missing "
-                             f"{', '.join(missing)}), or kind 'natural'")
-        arr = Arrangement.parse(move["front"], move["middle"], move["back"])
-        if sorted(arr.cards) != sorted(parse_cards(hand)):
-            raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
-                                   f"{' '.join(format_cards(sorted(arr.cards)))}")
-        if make_seat(arr, rules, 0).foul:
-            raise IllegalMoveError("the arrangement fouls: the back must be at least the "
-                                   "middle, and the middle at least the front")
-        return parse_played({"hand": hand, **arr.to_dict()})
-
     def move(self, token: str, move: Any, version: int | None = None) -> dict[str, Any]:
         """Set the rows (or declare the natural) of the current hand: the coach's answer at
         once, and the figures updated; ``version`` as for :meth:`next_hand`."""
@@ -212,21 +170,10 @@ class DrillService:
                          lambda session: self._answer(session, move))
 
     def _answer(self, session: Session, move: Any) -> dict[str, Any]:
-        from solver.games.capsa.coach import review_hand
-        from solver.games.capsa.strategy.tables import tables_for
-
         if session.state.get("answer") is not None:
             raise SessionStateError(f"hand {session.state['n']} is answered; deal the next "
                                     "hand or practise one again")
-        played = self._parse(session, move)
-        rules = self._rules(session)
-        rv = review_hand(played, rules, tables_for(rules), self._opponents(session), METHOD)
-        d = rv.to_dict()
-        answer = {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
-                  "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
-                  "mistakes": d["mistakes"], "natural": d["natural"],
-                  "declared_natural": played.rows is None, "opponents": d["opponents"],
-                  "method": METHOD}
+        answer = self._spec(session).grade(session.state["hand"], session.meta["rules"], move)
         st = session.state
         session.state["answer"] = answer
         session.meta["hands"] = session.meta.get("hands", 0) + 1
@@ -271,15 +218,12 @@ class DrillService:
 
     # ------------------------------------------------------------------ views
     def check(self, token: str, rows: Any) -> dict[str, Any]:
-        """The live check of the rows being set (each full row's kind, a foul so far)."""
-        from solver.games.capsa.review import check_rows
-
+        """The live check of the move being built (Capsa: each full row's kind, a foul so
+        far)."""
         session = self._load(token)
         if session.state.get("answer") is not None:
             raise SessionStateError("rows are checked while you set them; this hand is answered")
-        if not isinstance(rows, Mapping):
-            raise InputError("rows is an object {front, middle, back} of card lists")
-        out = check_rows(session.state["hand"], session.meta["rules"], rows)
+        out = self._spec(session).check(session.state["hand"], session.meta["rules"], rows)
         self._check_no_leak(out, session)
         return out
 
@@ -295,8 +239,9 @@ class DrillService:
         fig = session.meta["figures"]
         n = fig["hands"]
         recent = [p["ev_lost"] for p in fig["trend"][-LAST:]]
+        mistakes = drill_of(session.game).mistakes
         by = {}
-        for m in _mistakes():
+        for m in mistakes:
             c = fig["by_mistake"].get(m, {"hands": 0, "ev_lost": 0.0})
             lost = c["ev_lost"]
             by[m] = {"hands": c["hands"], "ev_lost": round(lost, ROUND),
@@ -310,7 +255,7 @@ class DrillService:
             "mean_ev_lost": round(fig["ev_lost"] / n, ROUND) if n else None,
             "last": LAST, "last_hands": len(recent),
             "mean_ev_lost_last": round(sum(recent) / len(recent), ROUND) if recent else None,
-            "mistake_classes": list(_mistakes()), "by_mistake": by,
+            "mistake_classes": list(mistakes), "by_mistake": by,
             "trend": [dict(p) for p in fig["trend"]],
             "worst": [{**w, "fixed": w["tries"] > 1 and w["last_ev_lost"] <= 1e-9}
                       for w in fig["worst"]],
@@ -318,19 +263,14 @@ class DrillService:
 
     def view(self, session: Session) -> dict[str, Any]:
         """What the drill shows now: the hand, the answer once given, the figures."""
-        from solver.games.capsa.naturals import detect_natural
-
+        spec = self._spec(session)
         st = session.state
+        rules = session.meta["rules"]
         answer = st.get("answer")
-        natural_move = None
-        if answer is None:
-            natural = detect_natural(parse_cards(st["hand"]), self._rules(session))
-            if natural is not None:
-                natural_move = {"kind": "natural", "cards": list(st["hand"]),
-                                "natural": natural.kind}
-        out = {"mode": MODE, "game": session.game, "title": TITLE,
-               "rules": session.meta["rules"], "opponents": self._opponents(session),
-               "method": METHOD, "hand": st["n"], "replay_of": st.get("replay_of"),
+        natural_move = spec.natural_move(st["hand"], rules) if answer is None else None
+        out = {"mode": MODE, "game": session.game, "title": spec.title,
+               "rules": rules, "opponents": spec.opponents(rules),
+               "method": spec.method, "hand": st["n"], "replay_of": st.get("replay_of"),
                "own_cards": list(st["hand"]), "answered": answer is not None,
                "natural_move": natural_move, "answer": answer,
                "hands_played": session.meta.get("hands", 0),
@@ -351,4 +291,5 @@ class DrillService:
             raise LeakError(f"a drill answer named {len(leaked)} card(s) not in the seat's hands")
 
 
-__all__ = ["DRILL_GAMES", "LAST", "MODE", "TREND_MAX", "WORST", "DrillService", "is_drill"]
+__all__ = ["LAST", "MODE", "TREND_MAX", "WORST", "DrillService", "drill_of", "empty_figures",
+           "is_drill"]

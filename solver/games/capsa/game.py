@@ -34,6 +34,7 @@ from solver.games.base import (
 )
 from solver.games.capsa import review
 from solver.games.capsa.arrange import arrange, warm_up
+from solver.games.capsa.drill import drill
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS, make_seat, score
 from solver.games.capsa.rules import PRESETS, ROWS, Rules, resolve_rules
@@ -358,4 +359,5 @@ GAME = GameInfo(
     hint=lambda observation, seed: review.advice(observation, seed=seed),
     review=review.review,
     check_partial=review.check_partial,
+    drill=drill(new_game),
 )

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from solver.cards import format_cards, parse_cards
+from solver.cards import RANK_CHARS, SUIT_CHARS, format_cards, parse_cards
 from solver.errors import InputError
 from solver.games.base import (
     GameInfo,
@@ -20,7 +20,13 @@ from solver.games.base import (
 from solver.games.da_bai_fen import levels
 from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, View, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
-from solver.games.da_bai_fen.cards import NUM_PLAYERS, Trump
+from solver.games.da_bai_fen.cards import (
+    HAND_SIZE,
+    NUM_PLAYERS,
+    TRUMP_RANK_PATTERN,
+    TRUMP_SUIT_PATTERN,
+    Trump,
+)
 from solver.games.da_bai_fen.engine import DEALT, GAME_NAME, DaBaiFenState, Phase, new_hand
 from solver.games.da_bai_fen.moves import legal_plays
 from solver.games.da_bai_fen.net import NetBot, default_net
@@ -162,11 +168,18 @@ GAME = GameInfo(
           "greedy": GreedyBot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
-        MoveArg("hand", "the hand, e.g. 'BJ 2h As 10d' (SJ, BJ: jokers)", positional=True),
-        MoveArg("trump_rank", "trump rank: 2..9, T (or 10), J, Q, K, A", required=True),
-        MoveArg("trump_suit", "trump suit: c, d, h or s", required=True),
-        MoveArg("trick", "plays so far in the trick, the lead first, separated by ';'"),
-        MoveArg("max_plays", "fail instead of listing more plays than this", type=int),
+        MoveArg("hand", "the player's hand (`BJ` big joker, `SJ` small joker)", positional=True,
+                cards=(1, HAND_SIZE), jokers=True),
+        MoveArg("trump_rank", "trump rank: 2..9, T (or 10), J, Q, K, A", required=True,
+                pattern=TRUMP_RANK_PATTERN, what="trump rank",
+                allowed=" ".join(RANK_CHARS) + " (or 10)"),
+        MoveArg("trump_suit", "trump suit: c, d, h or s (a symbol or name too)", required=True,
+                pattern=TRUMP_SUIT_PATTERN, what="trump suit",
+                allowed=" ".join(SUIT_CHARS) + ", a symbol or a suit's name"),
+        MoveArg("trick", "plays so far in the trick, the lead first (none: the player leads)",
+                cards=(1, HAND_SIZE), jokers=True, plays=NUM_PLAYERS - 1),
+        MoveArg("max_plays", "answer an error instead of listing more plays than this",
+                type=int, minimum=0),
     ),
     format_moves=format_moves,
     advise=advise,

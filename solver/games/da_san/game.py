@@ -18,8 +18,8 @@ from solver.games.base import (
 )
 from solver.games.da_san.advise import RolloutSearchBot, SearchBot, View, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
-from solver.games.da_san.engine import NUM_PLAYERS, DaSanState, new_game
-from solver.games.da_san.moves import MAX_BID, moves_result
+from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, DaSanState, new_game
+from solver.games.da_san.moves import MAX_BID, MAX_HAND, moves_result
 from solver.games.da_san.net import NetBot, default_net
 from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
 
@@ -106,9 +106,12 @@ GAME = GameInfo(
           "greedy": lambda: greedy_bot, "random": lambda: random_bot},
     moves=moves,
     moves_args=(
-        MoveArg("hand", 'the hand, e.g. "4c 4d 5h 6s 7c"', positional=True),
-        MoveArg("current", "the play to beat (omit to lead)"),
-        MoveArg("all_suits", "list every concrete card choice, not one per rank pattern", flag=True),
+        MoveArg("hand", f"the hand ({HAND_SIZE} cards, {HAND_SIZE + KITTY_SIZE} for the bidder)",
+                positional=True, cards=(1, MAX_HAND)),
+        MoveArg("current", "the play to beat (none, or no cards: the player leads)",
+                cards=(0, MAX_HAND)),
+        MoveArg("all_suits", "every concrete card choice instead of one per rank pattern "
+                             "(lowest suits)", flag=True),
     ),
     format_moves=format_moves,
     advise=advise,

@@ -1,0 +1,115 @@
+"""Capsa's solo drill (``GameInfo.drill``, run by :mod:`solver.sessions.drill`): seat 0's 13
+cards of a dealt table, the rows set (or the natural declared) graded at once by the coach
+(:func:`solver.games.capsa.coach.review_hand`, the ``table`` method) against ``players - 1``
+opponents.
+
+Every function reads the drill's rules as the table's ``rules_json`` (the scoring rules plus
+``players``) and the seat's hand as card strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from solver.cards import format_cards, parse_cards
+from solver.errors import IllegalMoveError, InputError
+from solver.games.base import DrillSpec
+from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
+from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.referee import make_seat
+from solver.games.capsa.review import check_rows, scoring_rules
+from solver.games.capsa.rules import Rules, resolve_rules
+from solver.games.capsa.splits import Arrangement
+
+TITLE = "Capsa Susun drill"
+METHOD = "table"
+HAND_SIZE = 13
+
+
+def _rules(rules: Mapping[str, Any]) -> Rules:
+    """The coach's rules object of a table's ``rules_json`` (without ``players``)."""
+    return resolve_rules(scoring_rules(rules))
+
+
+def opponents(rules: Mapping[str, Any]) -> int:
+    """The opponents the coach grades against: the other seats of the table."""
+    return int(rules["players"]) - 1
+
+
+def dealer(new_game: Callable[..., Any]) -> Callable[[int, Any], tuple[list[str], dict[str, Any]]]:
+    """``DrillSpec.deal`` from the game's ``new_game``: seat 0's 13 cards of the table
+    ``seed`` deals, and the table's ``rules_json`` (players included); the rest of the deck
+    is dropped here."""
+
+    def deal(seed: int, rules: Any) -> tuple[list[str], dict[str, Any]]:
+        state = new_game(seed=seed, rules=rules)
+        return format_cards(state.hand(0)), state.rules_json()
+
+    return deal
+
+
+def _played(hand: Sequence[str], rules: Rules, move: Any) -> Any:
+    """The coach's ``Played`` for a move: rows (refused when they foul or are not the hand's
+    cards) or the natural the hand holds."""
+    if not isinstance(move, Mapping):
+        raise InputError("a drill move is {front, middle, back} or {kind: 'natural'}")
+    if move.get("kind") == "natural":
+        if move.get("cards") is not None:
+            given = sorted(parse_cards(move["cards"], count=HAND_SIZE))
+            if given != sorted(parse_cards(list(hand))):
+                raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
+                                       f"{' '.join(format_cards(given))}")
+        if detect_natural(parse_cards(list(hand)), rules) is None:
+            raise IllegalMoveError("your hand holds no natural under these rules")
+        return parse_played({"hand": list(hand), "natural": True})
+    missing = [k for k in ("front", "middle", "back") if k not in move]
+    if missing:
+        raise InputError(f"a drill move needs front, middle and back (missing "
+                         f"{', '.join(missing)}), or kind 'natural'")
+    arr = Arrangement.parse(move["front"], move["middle"], move["back"])
+    if sorted(arr.cards) != sorted(parse_cards(list(hand))):
+        raise IllegalMoveError(f"your hand is {' '.join(hand)}, not "
+                               f"{' '.join(format_cards(sorted(arr.cards)))}")
+    if make_seat(arr, rules, 0).foul:
+        raise IllegalMoveError("the arrangement fouls: the back must be at least the "
+                               "middle, and the middle at least the front")
+    return parse_played({"hand": list(hand), **arr.to_dict()})
+
+
+def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any) -> dict[str, Any]:
+    """The coach's answer to the rows set (or the natural declared): your EV, the best EV,
+    the EV lost, the best arrangement and the mistake class."""
+    from solver.games.capsa.strategy.tables import tables_for
+
+    r = _rules(rules)
+    played = _played(hand, r, move)
+    d = review_hand(played, r, tables_for(r), opponents(rules), METHOD).to_dict()
+    return {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
+            "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
+            "mistakes": d["mistakes"], "natural": d["natural"],
+            "declared_natural": played.rows is None, "opponents": d["opponents"],
+            "method": METHOD}
+
+
+def check(hand: Sequence[str], rules: Mapping[str, Any], rows: Any) -> dict[str, Any]:
+    """The live check of the rows being set (each full row's kind, a foul so far)."""
+    if not isinstance(rows, Mapping):
+        raise InputError("rows is an object {front, middle, back} of card lists")
+    return check_rows(hand, rules, rows)
+
+
+def natural_move(hand: Sequence[str], rules: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Declaring the natural the hand holds under these rules, if it holds one."""
+    natural = detect_natural(parse_cards(list(hand)), _rules(rules))
+    if natural is None:
+        return None
+    return {"kind": "natural", "cards": list(hand), "natural": natural.kind}
+
+
+def drill(new_game: Callable[..., Any]) -> DrillSpec:
+    """Capsa's ``GameInfo.drill``, dealing with ``new_game`` (``solver.games.capsa.game``'s,
+    which builds the registry entry from this module)."""
+    return DrillSpec(title=TITLE, method=METHOD, mistakes=tuple(MISTAKES),
+                     deal=dealer(new_game), grade=grade, check=check,
+                     natural_move=natural_move, opponents=opponents)
