@@ -9,7 +9,7 @@ from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
 from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
 from solver.games.big_two import moves_result
-from solver.games.big_two.advise import RolloutSearchBot, SearchBot, View, advise
+from solver.games.big_two.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
 from solver.games.big_two.engine import BigTwoState, new_game
 from solver.games.big_two.moves import HAND_SIZE, ids_to_mask
@@ -24,6 +24,7 @@ from solver.games.big_two.rules import (
     STRAIGHTS,
     BigTwoRules,
 )
+from solver.games.big_two.view import View
 
 
 def moves(hand: Any, current: Any = None, first_trick: bool = False, required: Any = None,

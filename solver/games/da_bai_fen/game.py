@@ -18,7 +18,7 @@ from solver.games.base import (
     from_json_via,
 )
 from solver.games.da_bai_fen import levels
-from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, View, advise
+from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
 from solver.games.da_bai_fen.cards import (
     HAND_SIZE,
@@ -31,6 +31,7 @@ from solver.games.da_bai_fen.engine import DEALT, GAME_NAME, DaBaiFenState, Phas
 from solver.games.da_bai_fen.moves import legal_plays
 from solver.games.da_bai_fen.net import NetBot, default_net
 from solver.games.da_bai_fen.rules import KITTY_MULTIPLIER_RANGE, DaBaiFenRules
+from solver.games.da_bai_fen.view import View
 
 
 def split_trick(text: str | None) -> list[str]:

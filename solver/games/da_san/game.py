@@ -16,12 +16,13 @@ from solver.games.base import (
     dealer_role,
     from_json_via,
 )
-from solver.games.da_san.advise import RolloutSearchBot, SearchBot, View, advise
+from solver.games.da_san.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, DaSanState, new_game
 from solver.games.da_san.moves import MAX_BID, MAX_HAND, moves_result
 from solver.games.da_san.net import NetBot, default_net
 from solver.games.da_san.rules import DEFAULT_RULES, MIN_RUN_HIGH, MIN_RUN_LOW
+from solver.games.da_san.view import View
 
 
 def moves(hand: Any, current: Any = None, all_suits: bool = False) -> dict[str, Any]:
