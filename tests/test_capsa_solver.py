@@ -279,7 +279,9 @@ def test_montecarlo_candidates_keep_the_best():
 
 def test_natural_is_reported():
     res = arrange("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad")
-    assert res.to_dict()["natural"] == {"kind": "dragon", "units": 13}
+    nat = res.to_dict()["natural"]
+    assert {k: nat[k] for k in ("kind", "units")} == {"kind": "dragon", "units": 13}
+    assert nat["declare"] is True and nat["ev"] > res.best.ev  # what declaring is worth
     assert arrange("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad", "two-four").natural is None
 
 

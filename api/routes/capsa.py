@@ -185,6 +185,10 @@ class NaturalOut(BaseModel):
     kind: NaturalName
     units: int
     split: ArrangementIn | None = None
+    ev: float | None = Field(None, description="expected points of declaring it against the "
+                             "same opponent model as the arrangements' ev")
+    declare: bool | None = Field(None, description="whether declaring it beats the best "
+                                 "arrangement's ev (on a tie the rows are advised)")
 
 
 class TablesOut(BaseModel):
@@ -324,6 +328,9 @@ class ReviewSummaryOut(BaseModel):
     by_mistake: dict[Mistake, MistakeOut]
     worst: list[WorstOut]
     known: dict[str, float] | None = None
+    naturals: dict[str, float] | None = Field(
+        None, description="the hands holding a natural: how many, how many declared it, "
+        "declaring's EV and the best rows' EV over them, and the EV lost on them")
 
 
 class HandReviewOut(BaseModel):
@@ -337,6 +344,10 @@ class HandReviewOut(BaseModel):
     ev_lost: float
     exact: bool
     best: dict[str, Any] = Field(description="the best rows, or {natural: kind}")
+    natural_ev: float | None = Field(
+        None, description="a hand holding a natural: what declaring it is worth")
+    rows_ev: float | None = Field(
+        None, description="a hand holding a natural: the best rows' EV")
     mistake: Mistake | None
     mistakes: list[Mistake]
     opponents: int

@@ -305,10 +305,22 @@
     const old = results.querySelector(".natural");
     if (old) old.remove();
     if (data.natural) {
-      const n = el("p", "natural",
-        "Natural: " + (NATURAL_NAME[data.natural.kind] || data.natural.kind) +
-        (typeof data.natural.units === "number" ? " \u2014 worth " + data.natural.units + " units per opponent" : "") +
-        ". It is scored instead of the rows.");
+      const nat = data.natural;
+      const name = NATURAL_NAME[nat.kind] || nat.kind;
+      const units = typeof nat.units === "number" ? " (" + nat.units + " units per opponent)" : "";
+      const best = data.arrangements && data.arrangements[0];
+      let text;
+      if (typeof nat.ev !== "number") {
+        text = "Natural: " + name + units + ". It is scored instead of the rows.";
+      } else if (nat.declare) {
+        text = "Natural: " + name + units + ". Declare it: EV " + signed(nat.ev, 3) +
+          (best ? ", more than the best rows below (EV " + signed(best.ev, 3) + ")" : "") + ".";
+      } else {
+        text = "Natural: " + name + units + ". Set the rows below: declaring is worth EV " +
+          signed(nat.ev, 3) + (best ? ", less than the best rows (EV " + signed(best.ev, 3) + ")" : "") + ".";
+      }
+      const n = el("p", "natural" + (typeof nat.ev === "number" ? (nat.declare ? " declare" : " rows") : ""), text);
+      n.id = "natural-advice";
       $("summary").after(n);
     }
     data.arrangements.forEach((a, i) => {

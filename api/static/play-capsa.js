@@ -99,7 +99,11 @@ function drawCapsaMine(v) {
       "must be at least the middle, the middle at least the front.";
   }
   controls.appendChild(foul);
-  const submit = el("button", "primary", "Set my rows");
+  // the solver's advice (Hint or Best) may be to declare the natural: then that is the
+  // primary action, first, and setting rows a secondary one
+  const declare = !!(v.natural_move && S.advice && S.advice.natural && S.advice.natural.declare);
+  if (v.natural_move && declare) controls.appendChild(naturalButton(v, "primary"));
+  const submit = el("button", declare ? "secondary" : "primary", "Set my rows");
   submit.type = "button";
   submit.id = "set-rows-btn";
   submit.disabled = !(S.check && S.check.complete && !S.check.foul && placed.size === 13);
@@ -119,13 +123,18 @@ function drawCapsaMine(v) {
   clear.addEventListener("click", () => { S.rows = { front: [], middle: [], back: [] };
     S.target = "front"; checkRows(); });
   controls.appendChild(clear);
-  if (v.natural_move) {
-    const nat = el("button", "secondary", "Declare the natural (" + words(v.natural_move.natural) + ")");
-    nat.type = "button";
-    nat.id = "natural-btn";
-    nat.addEventListener("click", () => E.play(v.natural_move));
-    controls.appendChild(nat);
-  }
+  if (v.natural_move && !declare) controls.appendChild(naturalButton(v, "secondary"));
+}
+
+function naturalButton(v, cls) {
+  const nat = el("button", cls, "Declare the natural (" + words(v.natural_move.natural) + ")");
+  nat.type = "button";
+  nat.id = "natural-btn";
+  const n = S.advice && S.advice.natural;
+  if (n && typeof n.ev === "number") nat.title = "Declaring is worth EV " + signed(n.ev) +
+    (n.declare ? ", more than the best rows" : ", less than the best rows");
+  nat.addEventListener("click", () => E.play(v.natural_move));
+  return nat;
 }
 
 function capsaCard(c, where) {
@@ -205,12 +214,21 @@ async function checkRows() {
 export async function fillBest() {
   await hooks.run(async () => {
     const adv = await api("/v1/sessions/advice", { token: S.token });
+    S.advice = adv;
     const a = adv.arrangements && adv.arrangements[0];
-    if (!a) throw new Error("The solver gave no arrangement for this hand.");
-    S.rows = { front: a.front.slice(), middle: a.middle.slice(), back: a.back.slice() };
+    // the advice is to declare the natural: the rows stay as they are, the natural's
+    // button becomes the primary action
+    if (!(adv.natural && adv.natural.declare)) {
+      if (!a) throw new Error("The solver gave no arrangement for this hand.");
+      S.rows = { front: a.front.slice(), middle: a.middle.slice(), back: a.back.slice() };
+    }
     hooks.showHint(adv);
   });
-  if (S.view && S.view.presentation === "capsa_rows") await checkRows();
+  if (S.view && S.view.presentation === "capsa_rows") {
+    await checkRows();
+    const nat = $("natural-btn");
+    if (nat && nat.classList.contains("primary")) nat.focus({ preventScroll: true });
+  }
 }
 
 export function capsaReveal(o, v) {
@@ -254,9 +272,11 @@ export function renderReview(rev) {
   box.hidden = !rev;
   if (!rev) return;
   box.appendChild(el("h3", null, "Review"));
+  const n = rev.natural;  // the hand held a natural: what declaring it was worth
   if (rev.declared_natural) {
-    box.appendChild(el("p", null, "You declared a natural; there is no arrangement to review."));
-    return;
+    box.appendChild(el("p", null, "You declared a natural" + (n ? " (" + words(n.kind) + ")" : "") +
+      (n ? (n.declare ? ": the right choice." : ": setting the best rows was worth more.") : ".")));
+    if (!n) return;
   }
   const dl = el("dl", "review-facts");
   const fact = (k, val, id) => {
@@ -265,11 +285,15 @@ export function renderReview(rev) {
     if (id) dd.id = id;
     dl.appendChild(dd);
   };
-  fact("Your arrangement's EV", signed(rev.mine.ev), "review-mine");
-  fact("Best arrangement's EV", signed(rev.best[0].ev), "review-best");
-  fact("What your choice cost", rev.cost.toFixed(3) + " points per table", "review-cost");
+  if (rev.mine) fact("Your arrangement's EV", signed(rev.mine.ev), "review-mine");
+  if (n) fact((rev.declared_natural ? "Your natural's EV" : "Declaring the natural (" +
+    words(n.kind) + ")") + (n.declare ? " (the best choice)" : ""), signed(n.ev), "review-natural");
+  if (rev.best.length) fact("Best arrangement's EV", signed(rev.best[0].ev), "review-best");
+  const cost = n ? n.ev_lost : rev.cost;
+  fact("What your choice cost", cost.toFixed(3) + " points per table", "review-cost");
   fact("You scored on this table", signed(rev.actual_points), "review-actual");
-  fact("Best response to the actual opponents", signed(rev.best_response.points) + " (" +
+  if (n && !rev.declared_natural) fact("Declaring would have scored", signed(n.points), "review-natural-points");
+  if (rev.best_response) fact("Best response to the actual opponents", signed(rev.best_response.points) + " (" +
     [rev.best_response.front, rev.best_response.middle, rev.best_response.back]
       .map((r) => r.join(" ")).join(" | ") + ")", "review-br");
   box.appendChild(dl);
@@ -291,6 +315,7 @@ export function renderReview(rev) {
 export const capsaRows = {
   // A new hand: empty rows, the front first.
   newHand() {
+    S.advice = null;
     S.rows = { front: [], middle: [], back: [] };
     S.target = "front";
     S.check = null;

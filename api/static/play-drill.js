@@ -165,6 +165,7 @@ function renderAnswer(v) {
   lost.className = a.exact ? "good" : "bad";
   $("drill-ev").textContent = signed(a.ev);
   $("drill-best-ev").textContent = signed(a.best_ev);
+  naturalFacts(a);
   const m = $("drill-mistake");
   m.textContent = "";
   m.appendChild(el("span", "strong", mistakeLabel(a.mistake)));
@@ -180,6 +181,24 @@ function renderAnswer(v) {
   $("drill-model").textContent = "EVs in points per hand against " + a.opponents + " opponent" +
     (a.opponents === 1 ? "" : "s") + " playing the table strategy (the " + a.method +
     " model, with your hand's card removal).";
+}
+
+// A hand holding a natural: both values beside Your EV / Best EV (declaring it, the best rows).
+function naturalFacts(a) {
+  const dl = $("drill-best-ev").parentNode;
+  dl.querySelectorAll(".drill-natural").forEach((n) => n.remove());
+  if (typeof a.natural_ev !== "number" || typeof a.rows_ev !== "number") return;
+  const add = (k, val, id) => {
+    const dt = el("dt", "drill-natural", k);
+    const dd = el("dd", "drill-natural", val);
+    dd.id = id;
+    dl.appendChild(dt);
+    dl.appendChild(dd);
+  };
+  const declare = a.natural_ev > a.rows_ev;
+  add("Declaring the natural" + (a.natural ? " (" + words(a.natural) + ")" : "") +
+    (declare ? " (best)" : ""), signed(a.natural_ev), "drill-natural-ev");
+  add("Best rows" + (declare ? "" : " (best)"), signed(a.rows_ev), "drill-rows-ev");
 }
 
 // ------------------------------------------------------------------ the figures

@@ -446,7 +446,20 @@ async function hint() {
 function showHint(adv) {
   const box = $("hint-box");
   box.textContent = "";
-  box.appendChild(el("h3", null, "The advisor suggests"));
+  const n = adv.natural;
+  const valued = n && typeof n.ev === "number";
+  box.appendChild(el("h3", null, "The advisor suggests" + (valued && n.declare ? ": declare the natural" : "")));
+  if (valued) {
+    const best = adv.arrangements && adv.arrangements[0];
+    const rows = best ? " (EV " + signed(best.ev) + ")" : "";
+    const p = el("p", "hint-natural" + (n.declare ? " strong" : ""), n.declare ?
+      "Declare the natural (" + words(n.kind) + "): EV " + signed(n.ev) + ", more than the best rows" + rows + "." :
+      "The hand holds a natural (" + words(n.kind) + "): declaring it is worth EV " + signed(n.ev) +
+        "; the best rows below are worth more" + rows + ".");
+    p.id = "hint-natural";
+    box.appendChild(p);
+    if (n.declare && adv.arrangements) box.appendChild(el("p", "muted", "The best rows, if you set rows:"));
+  }
   const list = el("ol", "hint-list");
   if (adv.arrangements) {
     adv.arrangements.slice(0, 5).forEach((a) => {

@@ -457,6 +457,13 @@ function fillHand(body, h) {
     (h.opponents === 1 ? "" : "s") + (h.natural ? " \u00b7 the hand holds a natural (" +
       naturalName(h.natural) + ")" : "") + (h.foul ? " \u00b7 your rows foul" : "");
   body.appendChild(facts);
+  if (typeof h.natural_ev === "number" && typeof h.rows_ev === "number") {
+    // both values: declaring the natural and the best rows, under the same model
+    const declare = h.natural_ev > h.rows_ev;
+    body.appendChild(el("p", "rv-facts rv-natural-facts", "Declaring the natural: EV " +
+      signed3(h.natural_ev) + " \u00b7 the best rows: EV " + signed3(h.rows_ev) + " \u00b7 " +
+      (declare ? "declaring is better" : "the rows are better")));
+  }
   if (h.mistakes && h.mistakes.length) {
     const ul = el("ul", "rv-mistakes");
     h.mistakes.forEach((m, i) => {

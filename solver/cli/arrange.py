@@ -16,8 +16,15 @@ def format_arrange(res: dict, show_tables: bool = False) -> str:
              + ("" if res["card_removal"] else ", no card removal")
              + (f"   tables: {res['tables']['file']} ({res['tables']['digest']})"
                 if show_tables and "tables" in res else "")]
-    if res["natural"]:
-        lines.append(f"natural: {res['natural']['kind']} ({res['natural']['units']} units)")
+    nat = res["natural"]
+    if nat:
+        line = f"natural: {nat['kind']} ({nat['units']} units)"
+        if nat.get("ev") is not None:
+            rows = res["arrangements"][0]["ev"] if res["arrangements"] else None
+            line += f"   ev {nat['ev']:+.3f}   " + (
+                "advice: declare it" if nat["declare"] else "advice: set the rows") + (
+                "" if rows is None else f" (the best rows: ev {rows:+.3f})")
+        lines.append(line)
     for i, a in enumerate(res["arrangements"], 1):
         lines.append(f"#{i}  ev {a['ev']:+.3f}   scoop {a['scoop']:.1%}   royalties {a['royalties']}")
         for row in a["rows"]:

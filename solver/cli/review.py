@@ -45,6 +45,11 @@ def format_review(rep: dict[str, Any]) -> str:
             k = s["known"]
             lines.append(f"against the opponents' actual rows ({k['hands']:,} hands): scored "
                          f"{k['actual_points']:+.0f}, the best response {k['best_response_points']:+.0f}")
+        if "naturals" in s:
+            n = s["naturals"]
+            lines.append(f"hands holding a natural: {n['hands']:,} ({n['declared']:,} declared): "
+                         f"declaring worth {n['natural_ev']:+.3f}, the best rows "
+                         f"{n['rows_ev']:+.3f}, EV lost {n['ev_lost']:.3f}")
     for e in rep["errors"][:20]:
         lines.append(f"line {e['line']}: {e['error']}")
     if len(rep["errors"]) > 20:

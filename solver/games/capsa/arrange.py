@@ -6,6 +6,12 @@ cards, scored exactly) and ``known`` (given opponents; the exact best response).
 
 ``ev`` is expected points per hand summed over all opponents. With ``known`` it is exact.
 
+A hand holding a natural gets ``natural`` in the answer, with ``natural.ev``: what declaring it
+is expected to score against the same opponent model (same method, opponents, rules, deals:
+:mod:`solver.games.capsa.methods.natural`), and ``natural.declare``: whether that is more
+than the best arrangement's EV (a tie advises the rows). The arrangements listed are still
+the best ways to play the hand on rows.
+
 >>> res = arrange("As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h", opponents=1, top=1)
 >>> res.valid_arrangements
 18835
@@ -23,10 +29,15 @@ from solver.errors import InputError
 from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED, MAX_TOP
 from solver.games.capsa.methods.exact import candidates, exact_result, valid_splits
 from solver.games.capsa.methods.known import known_opponents
-from solver.games.capsa.methods.montecarlo import montecarlo_arrangements
+from solver.games.capsa.methods.montecarlo import montecarlo_arrangements, sampled_deals
+from solver.games.capsa.methods.natural import (
+    known_natural_ev,
+    natural_ev_on_deals,
+    table_natural_ev,
+)
 from solver.games.capsa.methods.table import table_arrangements
 from solver.games.capsa.naturals import detect_natural
-from solver.games.capsa.results import ArrangeResult
+from solver.games.capsa.results import ArrangeResult, RankedArrangement
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand, valid_arrangements
 from solver.games.capsa.strategy.tables import (
@@ -86,8 +97,11 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     cards = tuple(int(c) for c in h)
     if method == "table":
         ranked = table_arrangements(h, r, opponents, top, st)
+        natural = detect_natural(h, r)
+        if natural is not None:
+            natural = natural.valued(table_natural_ev(natural, r, st, opponents), _best_ev(ranked))
         # the valid splits are counted when first read (the search never lists them)
-        return ArrangeResult(cards, None, detect_natural(h, r), tuple(ranked), method, opponents,
+        return ArrangeResult(cards, None, natural, tuple(ranked), method, opponents,
                              r, card_removal=card_removal, tables=info)
     sp = valid_splits(h, r)
     natural = detect_natural(h, r, (sp.v5, sp.v3))
@@ -96,12 +110,24 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
         ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
                                                        top, st, max_work, adaptive)
+        if natural is not None:  # on the very deals the rows were scored on
+            deals = sampled_deals(h, opponents, n_samples, used_seed)[:used]
+            natural = natural.valued(natural_ev_on_deals(natural, r, deals), _best_ev(ranked))
         return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked), method, opponents, r,
                              n_samples, used_seed, n_cand, card_removal, info, used)
     opp = known_opponents(h, r, opponent_hands, opponent_arrangements, st)
     cand = candidates(sp, r)
-    return ArrangeResult(cards, len(sp.packed), natural, tuple(exact_result(sp, r, opp, top, cand)),
+    ranked = exact_result(sp, r, opp, top, cand)
+    if natural is not None:
+        theirs = ([detect_natural(parse_hand(o), r) for o in opponent_hands]
+                  if opponent_hands is not None else [None] * opp[0].shape[1])
+        natural = natural.valued(known_natural_ev(natural, theirs), _best_ev(ranked))
+    return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked),
                          method, opp[0].shape[1], r, None, None, len(cand), card_removal, info)
+
+
+def _best_ev(ranked: Sequence[RankedArrangement]) -> float | None:
+    return ranked[0].ev if ranked else None
 
 
 def warm_up() -> None:

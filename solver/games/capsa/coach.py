@@ -49,9 +49,14 @@ applies is in ``mistakes``:
   them, e.g. which pair goes forward, which kickers stay back).
 - ``other``: none of the above.
 
-What the models leave out, written down: against an opponent who also holds a natural a
-declared natural is counted 0 (the naturals' comparison is not modelled; both are rare); a
-foul pays the opponents' royalties as the ``table`` model expects them (its expected royalty
+A hand holding a natural is reviewed against declaring it, and a declared natural against the
+best rows: the review gives both values (``natural_ev``, ``rows_ev``), each under the same
+model, the natural's as :func:`~solver.games.capsa.arrange.arrange` values it
+(:mod:`solver.games.capsa.methods.natural`: on the same deals with ``montecarlo``; under the
+tables' chance of an opponent's natural with ``table``). The best is the larger of the two
+(on a tie, the rows), and the EV lost is the best's EV less the player's.
+
+What the models leave out, written down: a foul pays the opponents' royalties as the ``table`` model expects them (its expected royalty
 total, the sum of the three rows even under ``single_royalty``).
 
 >>> rep = review([{"front": "5s 3c 2h", "middle": "As Ad Kh 7c 6d", "back": "Kd Qc Js Ts 9h"}],
@@ -78,6 +83,7 @@ from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.methods import exact
 from solver.games.capsa.methods.known import known_opponents
 from solver.games.capsa.methods.montecarlo import hand_seed
+from solver.games.capsa.methods.natural import natural_ev_on_deals, table_natural_ev
 from solver.games.capsa.methods.table import expected_points
 from solver.games.capsa.naturals import Natural, detect_natural
 from solver.games.capsa.referee import row_strengths, score
@@ -285,6 +291,8 @@ class HandReview:
     id: Any = None
     actual_points: float | None = None
     best_response: dict[str, Any] | None = None
+    natural_ev: float | None = None  # a hand holding a natural: what declaring it is worth
+    rows_ev: float | None = None  # ... and the best rows' EV beside it
 
     @property
     def ev_lost(self) -> float:
@@ -306,6 +314,8 @@ class HandReview:
                                                             if self.natural else None},
             "mistake": self.mistake, "mistakes": list(self.mistakes),
             "opponents": self.opponents}
+        if self.natural_ev is not None and self.rows_ev is not None:
+            d.update(natural_ev=round(self.natural_ev, 6), rows_ev=round(self.rows_ev, 6))
         if self.id is not None:
             d["id"] = self.id
         if self.actual_points is not None:
@@ -386,6 +396,12 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
                         "actual_points": round(sum(float(h.actual_points or 0) for h in known), 6),
                         "best_response_points": round(sum(
                             float((h.best_response or {})["points"]) for h in known), 6)}
+    held = [h for h in hs if h.natural_ev is not None and h.rows_ev is not None]
+    if held:  # the hands holding a natural: declaring it against the best rows
+        out["naturals"] = {"hands": len(held), "declared": sum(h.mine is None for h in held),
+                           "natural_ev": round(sum(float(h.natural_ev or 0) for h in held), 6),
+                           "rows_ev": round(sum(float(h.rows_ev or 0) for h in held), 6),
+                           "ev_lost": round(sum(h.ev_lost for h in held), 6)}
     return out
 
 
@@ -495,6 +511,7 @@ def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int
         best_split, best_rows, best_ev, my_ev, nat_ev = _montecarlo_evs(
             h, rules, st, n_opp, samples, seed, mine_rows, foul, natural)
     best: Arrangement | None = unpack_split(tuple(h.tolist()), best_split)
+    rows_ev = best_ev
     if nat_ev is not None and nat_ev > best_ev:
         best, best_ev = None, nat_ev
     if played.rows is None:
@@ -504,7 +521,7 @@ def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int
     actual, br = _known(played, rules, st, natural) if played.opponents else (None, None)
     return HandReview(line, tuple(h.tolist()), played.rows, natural, foul, my_ev, best_ev,
                       best, mistakes[0] if mistakes else None, tuple(mistakes), n_opp,
-                      played.id, actual, br)
+                      played.id, actual, br, nat_ev, rows_ev if nat_ev is not None else None)
 
 
 def _foul_value(rules: Rules) -> float:
@@ -529,7 +546,7 @@ def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
         my_ev = float(expected_points(value, n_opp, st, rules))
     nat_ev = None
     if natural is not None:
-        nat_ev = n_opp * (1.0 - st.p_natural) * natural.units
+        nat_ev = table_natural_ev(natural, rules, st, n_opp)
     return int(top.split[0, 0]), (f, m, b), best_ev, my_ev, nat_ev
 
 
@@ -557,7 +574,7 @@ def _montecarlo_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
             my_ev = exact.exact_result(sp, rules, opp, 1, idx[:1])[0].ev
     nat_ev = None
     if natural is not None:
-        nat_ev = float(np.where(nat > 0, 0, natural.units).sum() / samples)
+        nat_ev = natural_ev_on_deals(natural, rules, deals)
     return best.split, (f, m, b), best.ev, my_ev, nat_ev
 
 

@@ -79,7 +79,8 @@ def _played(hand: Sequence[str], rules: Rules, move: Any) -> Any:
 
 def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any) -> dict[str, Any]:
     """The coach's answer to the rows set (or the natural declared): your EV, the best EV,
-    the EV lost, the best arrangement and the mistake class."""
+    the EV lost, the best arrangement and the mistake class; on a hand holding a natural,
+    ``natural_ev`` and ``rows_ev`` (declaring it, the best rows; None otherwise)."""
     from solver.games.capsa.strategy.tables import tables_for
 
     r = _rules(rules)
@@ -88,6 +89,7 @@ def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any) -> dict[str,
     return {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
             "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
             "mistakes": d["mistakes"], "natural": d["natural"],
+            "natural_ev": d.get("natural_ev"), "rows_ev": d.get("rows_ev"),
             "declared_natural": played.rows is None, "opponents": d["opponents"],
             "method": METHOD}
 

@@ -291,6 +291,61 @@ def _solver_bot(method: str, samples: int = 0):
     return bot
 
 
+def natural_review(observation: Mapping[str, Any], seed: int,
+                   samples: int = review.REVIEW_SAMPLES) -> dict[str, Any]:
+    """``GameInfo.review``: :func:`review.review`, and for a hand holding a natural what
+    declaring it was worth beside the best rows, on the same Monte Carlo deals.
+
+    A declared natural gets the solver's best rows (``best``), the best response to the
+    opponents' actual rows (``best_response``) and ``natural``: ``{kind, units, ev, rows_ev,
+    declare, ev_lost, points}`` (``ev_lost``: the best of declaring and the best rows less
+    what the player chose; ``points``: what declaring scores on this table); ``mine`` and
+    ``cost`` (an arrangement's) stay None. Rows set on a hand holding a natural are reviewed
+    as any rows, plus the same ``natural``."""
+    from solver.games.capsa.methods import exact
+    from solver.games.capsa.methods.montecarlo import sampled_deals
+    from solver.games.capsa.methods.natural import natural_ev_on_deals
+
+    out = review.review(observation, seed, samples)
+    me = observation["player"]
+    rules = review.scoring_rules(observation["rules"])
+    r = resolve_rules(rules)
+    hand = parse_hand(observation["hands"][me])
+    natural = detect_natural(hand, r)
+    if natural is None:
+        return out
+    opponents = observation["num_players"] - 1
+    nat_ev = natural_ev_on_deals(natural, r, sampled_deals(hand, opponents, samples, seed))
+    moves = observation["moves"]
+    declared = bool(out["declared_natural"])
+    if declared:
+        _, best = review.evs_on_deals(hand.tolist(), rules, opponents, samples, seed, [])
+        rows_ev = best[0].ev
+        out["best"] = [a.to_dict() for a in best]
+        sp = exact.valid_splits(hand, r)
+        opp = review._opponents_known(observation["result"]["players"], moves, me, rules)
+        br = exact.exact_result(sp, r, opp, 1, exact.candidates(sp, r))[0]
+        out["best_response"] = {**br.arrangement.to_dict(), "points": round(br.ev, 6),
+                                "gain": round(br.ev - out["actual_points"], 6)}
+        out["hand"] = format_cards(hand)
+        points = float(out["actual_points"])
+        mine_ev = nat_ev
+    else:
+        rows_ev = float(out["best"][0]["ev"])
+        mine_ev = float(out["mine"]["ev"])
+        others = [m.get("cards") if m["kind"] == "natural" else
+                  {k: m[k] for k in ("front", "middle", "back")}
+                  for q, m in enumerate(moves) if q != me]
+        table = [{"hand": format_cards(hand)},
+                 *({"hand": o} if not isinstance(o, Mapping) else o for o in others)]
+        points = float(score(table, r).players[0].points)
+    out["natural"] = {"kind": natural.kind, "units": natural.units, "ev": round(nat_ev, 6),
+                      "rows_ev": round(rows_ev, 6), "declare": nat_ev > rows_ev,
+                      "ev_lost": round(max(max(nat_ev, rows_ev) - mine_ev, 0.0), 6),
+                      "points": points}
+    return out
+
+
 def hidden_of(state: GameState, player: int) -> dict[str, Any]:
     """``GameInfo.hidden_of``: the other seats' cards and the rows they set, hidden from
     ``player`` until the table is settled (None in its own seat)."""
@@ -357,7 +412,7 @@ GAME = GameInfo(
     utility_bounds=utility_bounds,
     presentation=Presentation(name="capsa_rows", own_cards=own_cards),
     hint=lambda observation, seed: review.advice(observation, seed=seed),
-    review=review.review,
+    review=natural_review,
     check_partial=review.check_partial,
     drill=drill(new_game),
 )

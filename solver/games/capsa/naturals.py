@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,12 +37,19 @@ class Natural:
     split: strongest back, then middle, then front); ``tiebreak`` compares two naturals of the
     same kind (six pairs: the top pair's rank; three straights / flushes: the split's row
     strengths, back first; dragon: nothing).
+
+    In a solver's answer (:func:`~solver.games.capsa.arrange.arrange`), ``ev`` is what
+    declaring it is expected to score against the same opponent model as the arrangements'
+    EVs, and ``declare`` whether that beats the best arrangement's EV (strictly: on a tie
+    the rows are advised); both are None elsewhere.
     """
 
     kind: str
     units: int
     tiebreak: tuple[int, ...]
     split: Arrangement | None = None
+    ev: float | None = None
+    declare: bool | None = None
 
     @property
     def strength(self) -> int:
@@ -52,7 +59,14 @@ class Natural:
         d: dict = {"kind": self.kind, "units": self.units}
         if self.split is not None:
             d["split"] = self.split.to_dict()
+        if self.ev is not None:
+            d.update(ev=round(self.ev, 6), declare=bool(self.declare))
         return d
+
+    def valued(self, ev: float, rows_ev: float | None) -> Natural:
+        """This natural with what declaring it is worth, ``ev``, beside the best rows'
+        ``rows_ev`` (None: no rows to compare; then declaring is advised)."""
+        return replace(self, ev=float(ev), declare=rows_ev is None or ev > rows_ev)
 
 
 def compare_naturals(a: Natural, b: Natural) -> int:

@@ -76,14 +76,20 @@ def settled(blocks: np.ndarray, packed: np.ndarray, z: float = STOP_Z) -> bool:
     return bool(np.all(diff.mean(axis=0) > z * diff.std(axis=0, ddof=1) / np.sqrt(m)))
 
 
+def sampled_deals(hand: np.ndarray, opponents: int, samples: int, seed: int) -> np.ndarray:
+    """The ``samples`` deals (S, opponents, 13) of the cards ``hand`` does not hold that a run
+    with ``seed`` draws (an adaptive run scores the first ones)."""
+    unseen = np.setdiff1d(np.arange(52), hand)
+    return deal(np.random.default_rng(seed), samples, opponents, unseen)
+
+
 def sampled_scores(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
                    st: StrategyTables, cand: np.ndarray, adaptive: bool = True
                    ) -> tuple[Scores, int]:
     """The candidates' scores on the deals drawn from ``seed``, and how many: all ``samples``
     of them, or with ``adaptive`` the first ones up to where the best candidate settles (see
     the module's docstring). Each block is scored once; its sums add up to the answer."""
-    unseen = np.setdiff1d(np.arange(52), sp.hand)
-    deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
+    deals = sampled_deals(sp.hand, opponents, samples, seed)
     step = block_size(samples)
     if not adaptive or len(cand) < 2 or samples < 2 * step:
         step = samples
