@@ -5,18 +5,29 @@ Every seat is the current network, playing its best ``Q`` except with probabilit
 loop, checkpoints and determinism are the shared trainer's). Rules vary from hand to hand
 (2-4 players, weighted to 4; straights, flush order, bomb on a 2, scoring and ``zero_sum`` at
 random) and are part of the input, so one network serves every option set.
+
+A best response to a frozen bot (:func:`exploit_self_play`, the exploiter of
+``benchmarks/bench_big_two_exploit.py``) trains with the same loop: the learner plays one
+seat of 4 (the seat rotates with the hand seed) and the frozen bot the other three, under one
+fixed rule set, and only the learner's decisions are recorded.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.games import dmc
 from solver.games.big_two.engine import BigTwoState, deal
+from solver.games.big_two.moves import Move
 from solver.games.big_two.net import (
     POINT_SCALE,
     QNet,
@@ -28,8 +39,9 @@ from solver.games.big_two.net import (
 from solver.games.big_two.rules import BigTwoRules
 from solver.games.dmc import Adam, TrainConfig, gradients
 
-__all__ = ["Adam", "SELF_PLAY", "TrainConfig", "gradients", "play_training_hand",
-           "random_rules", "train"]
+__all__ = ["EXPLOIT_RULES", "Adam", "ExploitHand", "SELF_PLAY", "TrainConfig",
+           "exploit_self_play", "frozen_bot", "gradients", "play_training_hand", "random_rules",
+           "train"]
 
 CHECKPOINT_FORMAT = "capsa-big-two-train/1"
 
@@ -74,6 +86,90 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
 
 
 SELF_PLAY = dmc.SelfPlay(QNet, play_training_hand, CHECKPOINT_FORMAT)
+
+
+#: The exploiter's table: 4 seats, cards-left scoring (1 point a card, zero-sum), every other
+#: option at its default.
+EXPLOIT_RULES = BigTwoRules(scoring="cards-left")
+EXPLOIT_FORMAT = "capsa-big-two-exploit/1"
+
+
+@functools.cache
+def frozen_bot(name: str) -> Any:
+    """The registry's Big Two bot ``name`` (built once per process)."""
+    from solver.games import get_game  # here: the registry imports this game
+    return get_game("big-two").bot(name)
+
+
+def frozen_move(bot: Any, state: BigTwoState, rng: random.Random) -> Move:
+    """The frozen bot's move for the seat to act: its fast state path where it has one
+    (``choose_play``), else its observation through the contract."""
+    fast = getattr(bot, "choose_play", None)
+    if fast is not None:
+        move: Move = fast(state, rng)
+        return move
+    p = state.current_player
+    move = bot(state.observation(p), state.legal_moves(), rng)
+    return move
+
+
+@dataclass(frozen=True)
+class ExploitHand:
+    """``play_hand`` of an exploiter of the registry's bot ``bot`` (a name, resolved in the
+    process that plays, so the trainer's workers can run it): one hand under ``rules``
+    (JSON options; 4 seats) with the learner in seat ``hand_seed % 4``, epsilon-greedy on
+    its ``Q`` as in self-play, and the frozen bot in the other seats. Only the learner's
+    decisions with a choice are recorded. The deal, the learner's exploration and the bot's
+    draws all follow ``hand_seed``."""
+
+    bot: str
+    rules: str = json.dumps(EXPLOIT_RULES.to_dict(), sort_keys=True)
+
+    def __call__(self, net: QNet, hand_seed: int, epsilon: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.play(net, hand_seed, epsilon)[1]
+
+    def play(self, net: QNet, hand_seed: int, epsilon: float
+             ) -> tuple[BigTwoState, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The finished hand and the learner's records."""
+        rules = BigTwoRules.from_options(json.loads(self.rules))
+        bot = frozen_bot(self.bot)
+        learner = hand_seed % rules.players
+        explore = random.Random(hand_seed)
+        bot_rng = random.Random(f"frozen:{hand_seed}")
+        state = BigTwoState(deal(hand_seed, rules.players), rules)
+        states: list[np.ndarray] = []
+        moves: list[np.ndarray] = []
+        while state.winner < 0:
+            if state.current_player != learner:
+                state._apply_trusted(frozen_move(bot, state, bot_rng))
+                continue
+            lm = state.legal()
+            options = len(lm) + (1 if lm.can_pass else 0)
+            if options == 1:
+                state._apply_trusted(move_at(lm, 0))
+                continue
+            s = state_features(seen_from_state(state))
+            m = move_features(state.hand_mask(learner), lm.masks, lm.strengths, lm.can_pass)
+            if explore.random() < epsilon:
+                i = explore.randrange(options)
+            else:
+                i = int(np.argmax(net.q(s, m)))
+            states.append(s)
+            moves.append(m[i])
+            state._apply_trusted(move_at(lm, i))
+        return state, dmc.hand_records(states, moves, [learner] * len(states),
+                                       state.returns(), POINT_SCALE)
+
+
+def exploit_self_play(bot: str, rules: BigTwoRules = EXPLOIT_RULES) -> dmc.SelfPlay:
+    """The trainer's game for a best response to the registry's bot ``bot`` (its checkpoint
+    format names the bot and the rules, so a checkpoint resumes only its own run)."""
+    options = json.dumps(rules.to_dict(), sort_keys=True)
+    if rules.players != 4:
+        raise InputError("the exploiter plays at a table of 4")
+    return dmc.SelfPlay(QNet, ExploitHand(bot, options),
+                        f"{EXPLOIT_FORMAT} {bot} {options}")
 
 
 def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | Path | None = None,
