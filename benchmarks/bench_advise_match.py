@@ -3,9 +3,9 @@
 Every deal is played once per seat rotation (the same cards, the search bot in each seat in
 turn; Da Bai Fen: the same game seed with the teams swapped), so the luck of the deal cancels
 out of the comparison. Figures are means over deals with 95% confidence intervals (1.96
-standard errors of the per-deal means). Work runs on both cores (a process pool) and every
-finished deal is appended to a checkpoint file at once, so a stopped run continues where it
-left off when started again with the same arguments.
+standard errors of the per-deal means). Work runs on both cores (the project's process pool,
+``--workers``) and every finished deal is appended to a checkpoint file at once, so a
+stopped run continues where it left off when started again with the same arguments.
 
 Matches (``--match``):
 
@@ -63,7 +63,6 @@ import functools
 import hashlib
 import json
 import math
-import multiprocessing as mp
 import random
 import sys
 import time
@@ -447,6 +446,13 @@ def _run(args: tuple[str, int, int, Any]) -> dict[str, Any]:
     return out
 
 
+def _run_deal(deal: int, args: tuple[str, int, Any]) -> dict[str, Any]:
+    """:func:`_run` of one deal, as the scheduler calls it (the item, then what every item
+    shares)."""
+    game, iters, strong = args
+    return _run((game, deal, iters, strong))
+
+
 def _init_worker() -> None:
     from solver.games.big_two.moves import warm_up
     warm_up()
@@ -658,10 +664,14 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         print(f"{a.match}: {len(done)} deals in {path.name}, {len(todo)} to play "
               f"on {a.workers} processes", flush=True)
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(a.workers, initializer=_init_worker) as pool, path.open("a") as out:
-            it: Iterator[dict[str, Any]] = pool.imap_unordered(
-                _run, [(game, d, iters, strong) for d in todo])
+        from solver.batch.schedule import windowed
+        from solver.executors.pool import local_executor
+
+        # deals as they finish, two in flight per process (one at a time in this process)
+        window = 2 * a.workers if a.workers > 1 else 1
+        with local_executor(a.workers, warm=_init_worker) as pool, path.open("a") as out:
+            it: Iterator[dict[str, Any]] = (rec for _, rec in windowed(
+                pool, _run_deal, todo, (game, iters, strong), window))
             for k, rec in enumerate(it, 1):
                 out.write(json.dumps(rec) + "\n")
                 out.flush()

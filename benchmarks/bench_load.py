@@ -29,10 +29,8 @@ requests, while ``/healthz`` and a table arrange are probed (2 s timeout each).
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import http.client
 import json
-import multiprocessing
 import os
 import random
 import signal
@@ -46,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
+
+from solver.executors.pool import local_executor  # noqa: E402 - after the path is set
 
 HOST = "127.0.0.1"  # traffic never leaves loopback
 RANKS = "23456789TJQKA"
@@ -173,11 +173,11 @@ def run_load(port: int, hands: list[str], clients: int, mc_share: float, duratio
              procs: int) -> dict:
     procs = max(1, min(procs, clients))
     offsets = [[k * 97 for k in range(clients) if k % procs == p] for p in range(procs)]
-    ctx = multiprocessing.get_context("fork")
     lat: dict[str, list[float]] = {"table": [], "mc": []}
     err: dict[str, list[str]] = {"table": [], "mc": []}
     ok = {"table": 0, "mc": 0}
-    with concurrent.futures.ProcessPoolExecutor(procs, mp_context=ctx) as pool:
+    # the client processes: the project's pool (started once, kept for the next row)
+    with local_executor(procs) as pool:
         stop_at = time.time() + duration + 0.3
         start = time.time()
         futures = [pool.submit(client_process, port, hands, o, mc_share, stop_at) for o in offsets]

@@ -156,6 +156,43 @@ def test_montecarlo_does_not_depend_on_chunking(tmp_path):
                    best_many(hands, opponents=1, method="montecarlo", samples=20, seed=5))
 
 
+@pytest.mark.parametrize("rules", ["two-four", {"preset": "standard", "scoring": "two-four"}])
+def test_a_run_resolves_its_rules_once_and_sends_every_chunk_one_spec(tmp_path, monkeypatch,
+                                                                     rules):
+    import pickle
+
+    from solver.batch import many, run
+    from solver.games.capsa.rules import Rules, resolve_rules
+
+    resolved: list[object] = []
+    specs: list[many.ChunkSpec] = []
+
+    def counting(spec):
+        resolved.append(spec)
+        return resolve_rules(spec)
+
+    def solve(items, spec):
+        specs.append(spec)
+        return real_solve(items, spec)
+
+    real_solve = run.solve_lines
+    monkeypatch.setattr(run, "resolve_rules", counting)
+    monkeypatch.setattr(many, "resolve_rules", counting)
+    monkeypatch.setattr(run, "solve_lines", solve)
+    hands = random_hands(30, seed=8)
+    where = write_input(tmp_path / "in.txt", hands)
+    run_batch(config(tmp_path, rules=rules, opponents=2, chunk_size=7))
+    assert resolved == [rules]  # once, by the configuration's check
+    assert len(specs) == 5 and all(s is specs[0] for s in specs)
+    spec = specs[0]
+    assert isinstance(spec.rules, Rules) and spec.rules == resolve_rules(rules)
+    assert (spec.opponents, spec.method, spec.format, spec.tables) == (2, "table", "jsonl", None)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    with pytest.raises(AttributeError):
+        spec.seed = 1  # frozen
+    check_complete(tmp_path / "out.jsonl", where, best_many(hands, rules, 2))
+
+
 def test_dying_local_worker_loses_nothing(tmp_path):
     from solver.executors.pool import local_pool
 

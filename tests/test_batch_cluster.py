@@ -43,7 +43,7 @@ def test_cluster_matches_one_process(dask_client):
 
 
 def test_killed_worker_loses_no_chunk(dask_client):
-    from solver.batch.many import best_chunk
+    from solver.batch.many import best_chunk, chunk_spec
     from solver.batch.schedule import windowed
     from solver.executors.dask import dask_executor
     from solver.warmup import warm_up
@@ -54,7 +54,7 @@ def test_killed_worker_loses_no_chunk(dask_client):
     results: dict[int, list] = {}
     killed = None
     for index, result in windowed(executor, best_chunk, chunks,
-                                  ("standard", 3, "table", 1000, 0, True), window=len(chunks)):
+                                  chunk_spec("standard", 3, "table"), window=len(chunks)):
         assert index not in results
         results[index] = result
         if killed is None:

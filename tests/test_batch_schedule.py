@@ -99,14 +99,14 @@ def test_an_error_stops_the_run_and_cancels_what_is_pending():
 
 
 def test_map_in_order_on_the_local_pool_matches_one_process():
-    from solver.batch.many import best_chunk, best_many
+    from solver.batch.many import best_chunk, best_many, chunk_spec
 
     hands = np.sort(np.random.default_rng(3).permuted(np.tile(np.arange(52), (60, 1)),
                                                         axis=1)[:, :13], axis=1)
     chunks = [hands[i:i + 15].astype(np.uint8) for i in range(0, 60, 15)]
     pool = PoolExecutor(2, warm=warm_up)
     try:
-        parts = map_in_order(pool, best_chunk, chunks, ("standard", 2, "table", 100, 0, True), 4)
+        parts = map_in_order(pool, best_chunk, chunks, chunk_spec("standard", 2, "table"), 4)
     finally:
         pool.shutdown()
     assert [d for p in parts for d in p] == best_many(hands, "standard", 2)

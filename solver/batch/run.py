@@ -39,7 +39,7 @@ takes the new run's record; one written before records existed adopts the rerun'
 >>> parse_line('{"hand": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s", "id": 7}')[1]
 7
 >>> out = solve_lines([(3, "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s"), (4, "As As")],
-...                   ("standard", 1, "table", 100, 0))
+...                   ChunkSpec(resolve_rules("standard"), 1, "table", 100, 0))
 >>> (out.solved, out.failed, out.errors.decode())
 (1, 1, '{"line": 4, "error": "duplicate card \\'As\\'"}\\n')
 """
@@ -59,7 +59,13 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from solver.batch.lines import BadLine, check_text, error_record, loads_line, read_lines
-from solver.batch.many import BATCH_METHODS, DEFAULT_CHUNK, MAX_CHUNK, best_many_columns
+from solver.batch.many import (
+    BATCH_METHODS,
+    DEFAULT_CHUNK,
+    MAX_CHUNK,
+    ChunkSpec,
+    solve_chunk,
+)
 from solver.batch.output import (
     Appender,
     LineSet,
@@ -80,7 +86,7 @@ from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, M
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.tables import checked_tables_file, tables_digest
-from solver.validation import check_choice, check_int
+from solver.validation import check_bool, check_choice, check_int
 from solver.warmup import warm_up
 
 MAX_WORKERS = 1024
@@ -125,16 +131,12 @@ class ChunkOutput:
     failed: int
 
 
-def solve_lines(items: Sequence[tuple[int, str | BadLine]], args: tuple) -> ChunkOutput:
+def solve_lines(items: Sequence[tuple[int, str | BadLine]], spec: ChunkSpec) -> ChunkOutput:
     """Parse and solve ``(line number, text)`` items (a :class:`BadLine` for a line refused
-    as it was read: it goes to the errors with the chunk's other bad lines); ``args`` =
-    (rules, opponents, method, samples, seed) as :func:`solver.batch.many.best_many` takes
-    them, optionally followed by the output format (``jsonl``, the default, or ``parquet``:
-    then ``results`` is one whole Parquet file), ``card_removal`` (default true) and the
-    tables file (default the one in use). Pure: safe to retry."""
+    as it was read: it goes to the errors with the chunk's other bad lines) as ``spec`` says
+    (:class:`~solver.batch.many.ChunkSpec`; its ``format``: ``jsonl``, or ``parquet``: then
+    ``results`` is one whole Parquet file). Pure: safe to retry."""
 
-    fmt = args[5] if len(args) > 5 else "jsonl"
-    solve_args = args[:5] + args[6:8]
     hands: list[np.ndarray] = []
     lines: list[int] = []
     ids: list[object] = []
@@ -152,8 +154,8 @@ def solve_lines(items: Sequence[tuple[int, str | BadLine]], args: tuple) -> Chun
         ids.append(ident)
     results = b""
     if hands:
-        cols = best_many_columns(np.array(hands, dtype=np.int64), *solve_args)
-        if fmt == "parquet":
+        cols = solve_chunk(np.array(hands, dtype=np.int64), spec)
+        if spec.format == "parquet":
             results = _parquet_bytes(cols.to_arrow(lines, ids))
         else:
             results = cols.json_lines(lines, ids).encode()
@@ -270,11 +272,6 @@ class BatchConfig:
     # called after each chunk is written (tests use it to interrupt a run at a known point)
     on_chunk: Callable[[int], None] | None = field(default=None, repr=False)
 
-    @property
-    def args(self) -> tuple:
-        return (self.rules, self.opponents, self.method, self.samples, self.seed, self.format,
-                self.card_removal, None if self.tables is None else checked_tables_file(self.tables))
-
 
 # (option, BatchConfig field, low, high) of every whole-number option with fixed bounds
 BATCH_LIMITS = (("--opponents", "opponents", 1, MAX_OPPONENTS),
@@ -283,15 +280,17 @@ BATCH_LIMITS = (("--opponents", "opponents", 1, MAX_OPPONENTS),
                 ("--chunk-size", "chunk_size", 1, MAX_CHUNK))
 
 
-def check_config(cfg: BatchConfig) -> None:
-    """Every command-line problem, before any output file is touched."""
+def check_config(cfg: BatchConfig) -> ChunkSpec:
+    """Every command-line problem, before any output file is touched; the run's
+    :class:`~solver.batch.many.ChunkSpec` (the rules resolved and the tables file checked
+    here, once) when there is none."""
 
-    resolve_rules(cfg.rules)
+    rules = resolve_rules(cfg.rules)
     check_choice("--method", cfg.method, BATCH_METHODS)
-    if cfg.tables is not None:
-        checked_tables_file(cfg.tables)
-    for name, value, low, high in BATCH_LIMITS:
-        check_int(name, getattr(cfg, value), low, high)
+    tables = None if cfg.tables is None else checked_tables_file(cfg.tables)
+    whole = {value: check_int(name, getattr(cfg, value), low, high)
+             for name, value, low, high in BATCH_LIMITS}
+    card_removal = check_bool("card_removal", cfg.card_removal)
     if cfg.workers is not None:
         check_int("--workers", cfg.workers, 1, MAX_WORKERS)
     check_choice("--format", cfg.format, FORMATS)
@@ -328,18 +327,24 @@ def check_config(cfg: BatchConfig) -> None:
         raise InputError("the output file is the input file")
     if cfg.scheduler or cfg.cluster:
         require_distributed()
+    return ChunkSpec(rules, whole["opponents"], cfg.method, whole["samples"], whole["seed"],
+                     card_removal, tables, cfg.format)
 
 
-def run_record(cfg: BatchConfig) -> dict:
-    """What decides a run's answers: the rules (every option), the opponents, the method, the
+def run_record(cfg: BatchConfig | ChunkSpec) -> dict:
+    """What decides a run's answers (of its :class:`~solver.batch.many.ChunkSpec`, or of the
+    one a config makes): the rules (every option), the opponents, the method, the
     card-removal switch, the strategy tables (their content hash) and, for ``montecarlo``,
     the samples and the seed. Recorded with the output, so that a rerun with other options
     cannot add answers of another kind to it."""
-    record = {"rules": resolve_rules(cfg.rules).to_dict(),
-              "opponents": cfg.opponents, "method": cfg.method,
-              "card_removal": cfg.card_removal, "tables": tables_digest(None if cfg.tables is None else checked_tables_file(cfg.tables))}
-    if cfg.method == "montecarlo":
-        record.update(samples=cfg.samples, seed=cfg.seed)
+    spec = cfg if isinstance(cfg, ChunkSpec) else ChunkSpec(
+        resolve_rules(cfg.rules), cfg.opponents, cfg.method, cfg.samples, cfg.seed,
+        cfg.card_removal, None if cfg.tables is None else checked_tables_file(cfg.tables))
+    record = {"rules": spec.rules.to_dict(),
+              "opponents": spec.opponents, "method": spec.method,
+              "card_removal": spec.card_removal, "tables": tables_digest(spec.tables)}
+    if spec.method == "montecarlo":
+        record.update(samples=spec.samples, seed=spec.seed)
     return record
 
 
@@ -404,7 +409,7 @@ def _make_executor(cfg: BatchConfig) -> _Backend:
 def run_batch(cfg: BatchConfig) -> Summary:
     """Solve every line of ``cfg.input`` not yet in the output; see the module docstring."""
     start = time.perf_counter()
-    check_config(cfg)
+    spec = check_config(cfg)  # what every chunk of this run is solved with, built once
     err_path = _errors_path(cfg)
     done = LineSet()
     keep_out = keep_err = None
@@ -415,7 +420,7 @@ def run_batch(cfg: BatchConfig) -> Summary:
     elif not parquet and os.path.exists(cfg.output):
         answers, keep_out = scan_lines(cfg.output, done)
     rec_path = record_path(cfg.output, parquet)
-    record = run_record(cfg)
+    record = run_record(spec)
     previous = read_record(rec_path)
     if previous is not None and answers:
         check_record(previous, record, cfg.output)
@@ -455,7 +460,7 @@ def run_batch(cfg: BatchConfig) -> Summary:
             chunks = _chunks(_input_lines(stream, name, done, counts), cfg.chunk_size)
             window = (4 * summary.workers + 2 if cfg.ordered else max(2, 3 * summary.workers))
             written = 0
-            for _, res in windowed(backend.executor, solve_lines, chunks, cfg.args, window,
+            for _, res in windowed(backend.executor, solve_lines, chunks, spec, window,
                                    cfg.ordered):
                 with sigint_deferred():  # a chunk is written and counted, or not at all
                     if res.errors:

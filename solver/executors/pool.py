@@ -1,7 +1,10 @@
 """The project's one process pool: warm processes that take jobs from a unix socket, each
 job under an optional hard deadline. The HTTP service runs its costly requests on it, and
-``capsa batch`` / ``arrange_many`` their chunks (:class:`PoolExecutor`, a
-``concurrent.futures.Executor``).
+every local run of work in processes its calls (:class:`PoolExecutor`, a
+``concurrent.futures.Executor``; :func:`local_executor` for a caller's ``workers``: this
+process for one, else the pool): ``capsa batch`` / ``arrange_many`` chunks, self-play
+training of the Capsa tables and of the value networks, the card-removal pass, duplicate
+matches and the benchmarks.
 
 Why this design:
 
@@ -18,10 +21,14 @@ Why this design:
 - A job is ``(deadline or None, target, args, kwargs)``, pickled with a 4-byte length
   prefix; ``target`` is ``(module, name)`` or a picklable callable. The socket lives in a
   private (0700) directory, so only this user can reach it.
-- The supervisor is forked from the caller when the caller is warm and single-threaded
-  (``capsa serve`` before gunicorn starts, a batch or ``arrange_many`` called from a program
-  with no other thread), else started through multiprocessing's fork server, warms itself
-  once, and forks its processes from that image (safe after threads).
+- How the supervisor starts is chosen here, never left to multiprocessing's default (which
+  changes: Python 3.14 makes it the fork server on Linux): it is forked from the caller when
+  the caller is warm and single-threaded (``capsa serve`` before gunicorn starts, a batch or
+  ``arrange_many`` called from a program with no other thread), else started through
+  multiprocessing's fork server (spawn where there is none), warms itself once, and forks its
+  processes from that image (safe after threads); ``start`` asks for one way. A job must not
+  depend on what its process inherited from the caller (a started pool serves later calls
+  too): everything it needs travels in its arguments, or is loaded by ``warm``.
 - The pool knows no game: what "warm" means is the caller's ``warm`` callable (for the
   solver, :func:`solver.warmup.warm_up`, which compiles every game's kernels or loads them
   from the numba cache). It must pickle by reference (a module-level function): the fork
@@ -46,11 +53,13 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from solver.errors import InputError
+from solver.executors.inline import InlineExecutor
 
 log = logging.getLogger("capsa.pool")
 T = TypeVar("T")
@@ -364,6 +373,7 @@ def terminate(pid: int, sig: int = signal.SIGTERM, timeout: float = 10.0) -> Non
     except ProcessLookupError:
         return
     end = time.monotonic() + timeout
+    pause = 0.001  # a supervisor ends in a millisecond or two: look soon, then less often
     while time.monotonic() < end:
         try:
             done, _ = os.waitpid(pid, os.WNOHANG)
@@ -371,7 +381,8 @@ def terminate(pid: int, sig: int = signal.SIGTERM, timeout: float = 10.0) -> Non
             return
         if done:
             return
-        time.sleep(0.02)
+        time.sleep(pause)
+        pause = min(2 * pause, 0.02)
     try:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
@@ -402,33 +413,61 @@ def can_fork_here() -> bool:
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
+#: How a pool's supervisor may start: ``fork`` (a fork of the caller, see
+#: :func:`can_fork_here`), or through multiprocessing's ``forkserver`` or ``spawn``.
+START_METHODS = ("fork", "forkserver", "spawn")
+
+
+def start_method(start: str | None = None) -> str:
+    """How a pool's supervisor starts: ``start`` when given (``fork`` only where
+    :func:`can_fork_here`, the others where multiprocessing has them: :class:`ValueError`
+    otherwise), else ``fork`` where :func:`can_fork_here`, else ``forkserver`` (``spawn``
+    where there is none)."""
+    if start is None:
+        if can_fork_here():
+            return "fork"
+        return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    if start not in START_METHODS:
+        raise ValueError(f"start must be one of {', '.join(START_METHODS)}, got {start!r}")
+    if start == "fork" and not can_fork_here():
+        raise ValueError("a pool's supervisor is forked only from a process on Linux with "
+                         "no other thread")
+    if start != "fork" and start not in mp.get_all_start_methods():
+        raise ValueError(f"multiprocessing has no {start!r} start method here")
+    return start
+
+
 class LocalPool:
     """A pool of ``workers`` processes on a private socket, warmed by ``warm`` (None: not
     warmed; each process then compiles or loads what its first jobs need). ``warm`` runs here
     first; the supervisor is then a fork of this process when :func:`can_fork_here` (already
     warm: no second interpreter, import or warm-up, about a second of a batch's cold start),
     else started through the fork server (safe whatever threads the caller runs; it runs
-    ``warm`` itself once, loading what this process compiled)."""
+    ``warm`` itself once, loading what this process compiled). ``start`` asks for one of
+    :data:`START_METHODS` (see :func:`start_method`); ``self.start`` is the one used."""
 
     def __init__(self, workers: int, niceness: int = 0, timeout: float = 300.0, *,
-                 warm: Warm | None):
+                 warm: Warm | None, start: str | None = None):
+        if start is not None:
+            start_method(start)  # a way that cannot be is refused before any warm-up
         if warm is not None:
             # compile and write the numba cache here first, once: the supervisor (and so
             # every process it forks) then only loads it
             warm()
+        how = start_method(start)  # after the warm-up, as it may have started threads
         self.workers = workers
         self._dir = tempfile.mkdtemp(prefix="capsa-pool-")  # 0700: a private socket
         self.path = os.path.join(self._dir, "pool.sock")
         self._process: Any = None
         self._pid: int | None = None
         self._ended = False
-        if can_fork_here():
+        self.start = how
+        if how == "fork":
             # its own process group (a terminal's Ctrl-C belongs to the caller, which closes
             # the pool), SIGTERM when this process ends
             self._pid = start_pool(self.path, workers, niceness, timeout, stop_on_sigint=False)
             return
-        ctx = (mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods()
-               else mp.get_context("spawn"))
+        ctx: Any = mp.get_context(how)  # forkserver or spawn
         ready = ctx.Event()
         # daemonic: at exit multiprocessing ends it (SIGTERM: it stops its processes) rather
         # than waiting for it; it forks its processes itself, which a daemon may
@@ -480,7 +519,8 @@ class LocalPool:
         shutil.rmtree(self._dir, ignore_errors=True)
 
 
-_POOLS: dict[int, LocalPool] = {}
+# by (workers, start asked for)
+_POOLS: dict[tuple[int, str | None], LocalPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
@@ -496,15 +536,16 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forked)
 
 
-def local_pool(workers: int, warm: Warm | None = None) -> LocalPool:
+def local_pool(workers: int, warm: Warm | None = None, start: str | None = None) -> LocalPool:
     """The shared pool of ``workers`` processes (started on first use, replaced if it died);
-    ``warm`` warms it when this call starts it (see :class:`LocalPool`)."""
+    ``warm`` warms it when this call starts it, ``start`` asks how its supervisor starts (a
+    pool asked for with ``start`` is not the one of the default; see :class:`LocalPool`)."""
     with _POOLS_LOCK:
-        pool = _POOLS.get(workers)
+        pool = _POOLS.get((workers, start))
         if pool is None or not pool.alive:
             if pool is not None:
                 pool.close()
-            pool = _POOLS[workers] = LocalPool(workers, warm=warm)
+            pool = _POOLS[workers, start] = LocalPool(workers, warm=warm, start=start)
         return pool
 
 
@@ -523,17 +564,19 @@ class PoolExecutor(Executor):
     :data:`MAX_POOL_RESTARTS` times fails with ``RuntimeError``; ``restarts`` counts the
     calls sent again. ``fn`` must pickle (a module-level function, or a partial of one).
     ``warm`` makes the pool's processes warm when it is started (or restarted) for this
-    executor (see :class:`LocalPool`).
+    executor, ``start`` chooses how (see :class:`LocalPool`). ``map`` gives the results in
+    input order.
 
     Shutting it down cancels (with ``cancel_futures``) or waits for its own calls only: the
     pool stays, for the next user."""
 
-    def __init__(self, workers: int, *, warm: Warm | None):
+    def __init__(self, workers: int, *, warm: Warm | None, start: str | None = None):
         self.workers = workers
         self.warm = warm
+        self.start = start
         self.restarts = 0
         self._lock = threading.Lock()
-        local_pool(workers, warm)  # started here, not on the first call
+        local_pool(workers, warm, start)  # started here, not on the first call
         # two calls in flight per process: the next one waits in the socket's queue
         self._threads = ThreadPoolExecutor(max_workers=2 * workers,
                                            thread_name_prefix="capsa-pool")
@@ -543,7 +586,7 @@ class PoolExecutor(Executor):
 
     def _run(self, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
         for _ in range(MAX_POOL_RESTARTS):
-            pool = local_pool(self.workers, self.warm)
+            pool = local_pool(self.workers, self.warm, self.start)
             try:
                 return call_function(pool.path, None, fn, *args, **kwargs)
             except ComputeUnavailable:
@@ -553,8 +596,42 @@ class PoolExecutor(Executor):
                            "giving up")
 
     def worker_pids(self) -> list[int]:
-        return local_pool(self.workers, self.warm).worker_pids()
+        return local_pool(self.workers, self.warm, self.start).worker_pids()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._threads.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+@contextmanager
+def local_executor(workers: int, *, warm: Warm | None = None,
+                   start: str | None = None) -> Iterator[Executor]:
+    """Where a caller's ``workers`` local processes run its calls: this process when
+    ``workers`` is 1 or less (an :class:`~solver.executors.inline.InlineExecutor`: each call
+    as it is submitted, ``map`` as its results are asked for; ``warm`` runs here first), else
+    the shared pool of that many (a :class:`PoolExecutor`; ``warm`` and ``start`` as there:
+    ``warm`` warms the pool when this call starts it). Either way ``map`` gives
+    results in input order, so a caller that cuts its work into fixed pieces gets the same
+    answer whatever the number of workers. The calls must pickle and depend on their
+    arguments alone (a pool serves many callers).
+
+    Leaving the block waits for the calls still running, or, when it raised, cancels those
+    not started; the pool stays, for the next user.
+
+    >>> with local_executor(1) as ex:
+    ...     list(ex.map(divmod, [7, 9], [2, 4]))
+    [(3, 1), (2, 1)]
+    """
+    executor: Executor
+    if workers <= 1:
+        if warm is not None:
+            warm()
+        executor = InlineExecutor()
+    else:
+        executor = PoolExecutor(workers, warm=warm, start=start)
+    try:
+        yield executor
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
 

@@ -18,10 +18,9 @@ trains on from there (blocks realign) but is not the same as an unbroken longer 
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -174,10 +173,10 @@ def _play_games(task: tuple[SelfPlay, list[np.ndarray], list[np.ndarray], list[i
     return [game.play_hand(net, g, epsilon) for g in seeds]
 
 
-def _block(game: SelfPlay, net: ValueNet, seeds: list[int], epsilon: float, pool: Any,
+def _block(game: SelfPlay, net: ValueNet, seeds: list[int], epsilon: float, pool: Executor,
            workers: int) -> list[Hand]:
     """A block's hands, in seed order whatever the number of workers."""
-    if pool is None:
+    if workers <= 1:
         return [game.play_hand(net, g, epsilon) for g in seeds]
     size = -(-len(seeds) // workers)
     tasks = [(game, net.weights, net.biases, seeds[k:k + size], epsilon)
@@ -196,15 +195,16 @@ def train(game: SelfPlay, out: str | Path, cfg: TrainConfig = TrainConfig(),
     seconds)`` is called after every block. ``workers`` processes play each block's hands
     (the result does not depend on how many).
     """
+    from solver.executors.pool import local_executor  # here: a game loads no executor
     cfg.check()
-    with (mp.get_context("spawn").Pool(workers) if workers > 1 else nullcontext()) as pool:
+    with local_executor(workers) as pool:
         return _train(game, Path(out), cfg, checkpoint, checkpoint_every, command, progress,
                       pool, workers)
 
 
 def _train(game: SelfPlay, out: Path, cfg: TrainConfig, checkpoint: str | Path | None,
            checkpoint_every: int, command: str,
-           progress: Callable[[int, int, float, float], None] | None, pool: Any,
+           progress: Callable[[int, int, float, float], None] | None, pool: Executor,
            workers: int) -> ValueNet:
     ck = Path(checkpoint) if checkpoint else None
     if ck is not None and ck.exists():

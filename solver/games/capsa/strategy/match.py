@@ -25,10 +25,10 @@ number of opponents; ``montecarlo`` seeds each hand with
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import os
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -193,6 +193,7 @@ def duplicate_match(a: str | Strategy, b: str | Strategy, deals: int = 1000, pla
     or ``executor`` (any ``concurrent.futures`` executor, e.g. a warm pool) does; the result
     does not depend on the number of workers or the chunk size.
     """
+    from solver.executors.pool import local_executor  # here: a game loads no executor
     sa, sb = as_strategy(a, samples), as_strategy(b, samples)
     r = resolve_rules(rules)
     if players not in (2, 4):
@@ -204,16 +205,9 @@ def duplicate_match(a: str | Strategy, b: str | Strategy, deals: int = 1000, pla
     size = chunk or max(1, min(500, math.ceil(deals / (8 * workers))))
     chunks = [all_deals[i:i + size] for i in range(0, deals, size)]
     n = len(chunks)
-    if executor is None and (workers == 1 or n == 1):
-        parts = [deal_margins(sa, sb, c, r, seed) for c in chunks]
-    elif executor is not None:
-        parts = list(executor.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n, [seed] * n))
-    else:
-        # forkserver where there is one: safe to start from a process that has threads
-        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context(method)) as pool:
-            parts = list(pool.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n,
-                                  [seed] * n))
+    with (nullcontext(executor) if executor is not None
+          else local_executor(1 if n == 1 else workers)) as ex:
+        parts = list(ex.map(deal_margins, [sa] * n, [sb] * n, chunks, [r] * n, [seed] * n))
     margins = np.concatenate(parts)
     mean = float(margins.mean())
     se = float(margins.std(ddof=1) / math.sqrt(deals)) if deals > 1 else float("nan")

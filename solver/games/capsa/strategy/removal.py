@@ -52,7 +52,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
@@ -177,19 +176,16 @@ class Pool:
 def _pool(spec: RulesSpec, path: str, seeds: np.random.SeedSequence, hands: int,
           workers: int, on_chunk: Callable[[], None] | None) -> Pool:
     """The pool of ``hands`` hands set by the strategy of the tables file ``path``."""
+    from solver.executors.pool import local_executor  # here: a game loads no executor
     sizes = chunk_sizes(hands)
     chunk_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(len(sizes))]
     jobs = [(spec, path, s, n) for s, n in zip(chunk_seeds, sizes)]
     parts = []
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        for part in (pool.map(_chunk, jobs) if pool else map(_chunk, jobs)):
+    with local_executor(workers) as pool:
+        for part in pool.map(_chunk, jobs):  # in chunk order
             parts.append(part)
             if on_chunk is not None:
                 on_chunk()
-    finally:
-        if pool:
-            pool.shutdown()
     hist, with_card, held, by_suit, naturals = (total([p[i] for p in parts]) for i in range(5))
     return Pool(hist, with_card, held, by_suit, naturals, np.concatenate([p[5] for p in parts]))
 

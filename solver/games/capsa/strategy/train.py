@@ -17,7 +17,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,6 +105,7 @@ def train_rules(spec: RulesSpec, hands: int, rounds: int, seed: int, workers: in
     ``players`` > 1 deals the hands as the seats of deals of that many (see
     :func:`deal_hands`). ``state`` resumes after its rounds (``on_round`` gets the state after
     each round, to checkpoint it); ``on_chunk`` is called after each chunk (a progress bar)."""
+    from solver.executors.pool import local_executor  # here: a game loads no executor
     rules = resolve_rules(spec)
     key = training_preset(rules)
     st = state or TrainState()
@@ -113,15 +113,14 @@ def train_rules(spec: RulesSpec, hands: int, rounds: int, seed: int, workers: in
     naturals = None if st.rounds_done == 0 else np.asarray(st.total_nat, dtype=np.float64)
     seeds = np.random.SeedSequence([seed, TRAINED_PRESETS.index(key)])
     seeds.spawn(st.rounds_done)  # the rounds already played drew these
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
+    with local_executor(workers) as pool:
         for rnd in range(st.rounds_done, rounds):
             round_seeds = seeds.spawn(1)[0]
             sizes = chunk_sizes(hands)
             chunk_seeds = [int(s.generate_state(1)[0]) for s in round_seeds.spawn(len(sizes))]
             jobs = [(spec, s, n, players, hist, naturals) for s, n in zip(chunk_seeds, sizes)]
             results = []
-            for res in (pool.map(_round_chunk, jobs) if pool else map(_round_chunk, jobs)):
+            for res in pool.map(_round_chunk, jobs):  # in chunk order
                 results.append(res)
                 if on_chunk is not None:
                     on_chunk()
@@ -145,9 +144,6 @@ def train_rules(spec: RulesSpec, hands: int, rounds: int, seed: int, workers: in
                 f"mean change of a win probability {delta:.4f}")
             if on_round is not None:
                 on_round(st)
-    finally:
-        if pool:
-            pool.shutdown()
     assert hist is not None and naturals is not None
     return hist.astype(np.int64), naturals.astype(np.int64), list(st.deltas)
 
