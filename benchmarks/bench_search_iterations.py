@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import os
 import random
 import statistics
@@ -55,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _common import pin_one_core  # noqa: E402
 from bench_advise_match import _play, da_bai_fen_match_hand, mean_ci, wilson  # noqa: E402
 
+from solver.executors.pool import local_executor  # noqa: E402
 from solver.games import get_game  # noqa: E402
 
 GAMES = ("big-two", "da-san", "da-bai-fen")
@@ -235,8 +235,8 @@ def match(game: str, deals: int, iterations: int | None, first: int, workers: in
     done = {r["deal"] for r in records}
     todo = [(game, d, iterations) for d in range(first, first + deals) if d not in done]
     start = time.perf_counter()
-    with mp.get_context("spawn").Pool(workers) as pool, path.open("a") as out:
-        for rec in pool.imap_unordered(_deal_task, todo):
+    with local_executor(workers) as pool, path.open("a") as out:
+        for rec in pool.map(_deal_task, todo):
             out.write(json.dumps(rec) + "\n")
             out.flush()
             records.append(rec)
