@@ -29,8 +29,8 @@ from typing import Annotated, Any
 from flask import Blueprint, current_app, jsonify
 from pydantic import Discriminator, Field, Tag
 
+from api.capsa_models import ArrangementIn, Hand, NaturalName, RulesIn
 from api.endpoint import ApiError, Body, Int, json_endpoint
-from api.routes.capsa import ArrangementIn, Hand, NaturalName, RulesIn
 from api.schemas import Cards, cards, choice
 from api.storage import drill
 from api.storage import sessions as service
