@@ -217,3 +217,10 @@ def test_no_arrow_up_the_layers():
 @pytest.mark.parametrize("a, b", [("solver.games.capsa.review", "solver.cli.arrange")])
 def test_the_layer_rule_can_fail(a, b):
     assert layer(b) > layer(a)
+
+
+def test_no_route_module_imports_another():
+    """Request types shared by several routes live outside the route modules."""
+    crossing = [f"{m} imports {t}" for m, targets in GRAPH.items() if m.startswith("api.routes.")
+                for t in targets if t.startswith("api.routes.") and t != "api.routes"]
+    assert not crossing, crossing
