@@ -15,6 +15,7 @@ import pytest
 
 TIMEOUT_MS = 30_000
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+DESKTOP = {"width": 1200, "height": 900}  # the viewport of the browser tests
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

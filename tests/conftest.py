@@ -7,7 +7,14 @@ import os
 
 import pytest
 from bench_support import load_benchmark
-from browser_support import CHROMIUM_ARGS, chromium_path, unavailable
+from browser_support import (
+    CHROMIUM_ARGS,
+    DESKTOP,
+    LiveServer,
+    chromium_path,
+    unavailable,
+    watched_page,
+)
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -50,3 +57,20 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def live(app, tmp_path_factory):  # ``app`` warms the kernels once
+    """The app served on a loopback port for a browser test module, with its own sessions."""
+    server = LiveServer(str(tmp_path_factory.mktemp("live") / "sessions.sqlite3"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def page(browser, live):
+    """A page of the live server at a desktop viewport, watched for errors."""
+    with watched_page(browser, live.url, DESKTOP) as pg:
+        yield pg

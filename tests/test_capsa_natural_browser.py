@@ -4,31 +4,12 @@ review of the declared natural says what it was worth; the solver page says the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from browser_support import LiveServer, watched_page
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1200, "height": 900}
 SEED = 61  # the first hand of a four-seat session of seed 61 holds three flushes
 HAND = "2c 3s 4c 4d 5s 7d 9s Tc Td Jc Js Qs Ac"
-
-
-@pytest.fixture(scope="module")
-def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the kernels once
-    server = LiveServer(str(tmp_path_factory.mktemp("natural") / "sessions.sqlite3"))
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture()
-def page(browser, live):
-    with watched_page(browser, live.url, DESKTOP) as pg:
-        yield pg
 
 
 def _idle(page) -> None:

@@ -12,37 +12,18 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import LiveServer, watched_page
+from browser_support import DESKTOP
 
 from solver.games import get_game
 from solver.games.capsa.splits import Arrangement, is_foul
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parents[1] / "artefacts")) / "play"
-
-
-@pytest.fixture(scope="module")
-def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the kernels once
-    server = LiveServer(str(tmp_path_factory.mktemp("play") / "sessions.sqlite3"))
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-
-
-@pytest.fixture()
-def page(browser, live):
-    with watched_page(browser, live.url, DESKTOP) as pg:
-        yield pg
 
 
 # ---------------------------------------------------------------- helpers

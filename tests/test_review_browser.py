@@ -17,39 +17,22 @@ import io
 import json
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, watched_page
+from browser_support import DESKTOP, LiveServer
 
 import solver
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parents[1] / "artefacts")) / "review"
 DECK = [r + s for r in "AKQJT98765432" for s in "shdc"]
 CSV_HEADER = ["line", "hand", "ev", "best_ev", "ev_lost", "exact", "mistake", "mistakes",
               "mine_front", "mine_middle", "mine_back", "best_front", "best_middle", "best_back"]
 BAD_LINE = '{"front": "As Ks Qs", "middle": "Jh Th"'  # not valid JSON
-
-
-@pytest.fixture(scope="module")
-def live(app, tmp_path_factory) -> Iterator[LiveServer]:  # ``app`` warms the kernels once
-    server = LiveServer(str(tmp_path_factory.mktemp("review") / "sessions.sqlite3"))
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture()
-def page(browser, live):
-    with watched_page(browser, live.url, DESKTOP) as pg:
-        yield pg
 
 
 def _shoot(page, name: str) -> None:
