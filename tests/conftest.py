@@ -36,6 +36,18 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture()
+def make_app(app, tmp_path):  # ``app`` warms the kernels once
+    """``make(**config)``: a test app of its own, its sessions in this test's folder."""
+    from api import create_app
+
+    def make(**config):
+        cfg = {"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "s.sqlite3")}
+        cfg.update(config)
+        return create_app(cfg)
+    return make
+
+
 @pytest.fixture(scope="session")
 def match_bench():
     """``benchmarks/bench_advise_match.py`` as a module, loaded once."""

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from api import create_app
 from solver import arrange
 from solver.cards import cards_named
 from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
@@ -19,15 +18,6 @@ from solver.sessions.drill import LAST, TREND_MAX, WORST, DrillService, empty_fi
 from solver.sessions.service import derived_seed
 
 DRILL = "/v1/sessions/drill"
-
-
-@pytest.fixture()
-def make_app(app, tmp_path):  # ``app`` warms the kernels once
-    def make(**config):
-        cfg = {"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "d.sqlite3")}
-        cfg.update(config)
-        return create_app(cfg)
-    return make
 
 
 @pytest.fixture()

@@ -20,18 +20,6 @@ from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.tables import tables_for
 
-
-@pytest.fixture()
-def make_app(app, tmp_path):  # ``app`` warms the kernels once
-    from api import create_app
-
-    def make(**config):
-        cfg = {"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "s.sqlite3")}
-        cfg.update(config)
-        return create_app(cfg)
-    return make
-
-
 SIX_PAIRS = "2c 2d 4c 4h 6d 6s 7d 7s 8s 9c 9d Qc Qs"      # top pair queens
 HIGHER_SIX = "3c 3d 5c 5d 8c 8d Tc Td Jc Jd Kc Kd Ac"     # top pair kings
 DRAGON = "2h 3h 4d 5h 6c 7c 8h 9h Th Jh Qd Kh Ah"

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from api import create_app
 from solver import arrange
 from solver.cards import cards_named as card_strings
 from solver.games import get_game, list_games
@@ -22,15 +21,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture()
-def make_app(app, tmp_path):  # ``app`` warms the kernels once
-    def make(**config):
-        cfg = {"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "s.sqlite3")}
-        cfg.update(config)
-        return create_app(cfg)
-    return make
 
 
 def _post(client, path, body, status=200):
