@@ -55,6 +55,17 @@ def random_rules(rng: random.Random) -> BigTwoRules:
                        players=players, scoring=rng.choice(("penalty", "cards-left")))
 
 
+def epsilon_greedy(net: QNet, state: BigTwoState, seat: int, lm: Any, options: int,
+                   rng: random.Random, epsilon: float) -> tuple[int, np.ndarray, np.ndarray]:
+    """A learner's choice among ``options`` (at least two): with probability ``epsilon`` a
+    uniform one, else the best ``Q``; with the rows the trainer records (the state's, and
+    the chosen option's)."""
+    s = state_features(seen_from_state(state))
+    m = move_features(state.hand_mask(seat), lm.masks, lm.strengths, lm.can_pass)
+    i = rng.randrange(options) if rng.random() < epsilon else int(np.argmax(net.q(s, m)))
+    return i, s, m[i]
+
+
 def play_training_hand(net: QNet, game_seed: int, epsilon: float
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One self-play hand: (state rows, move rows, targets in network units)."""
@@ -71,15 +82,10 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
         if options == 1:
             move = move_at(lm, 0)
         else:
-            s = state_features(seen_from_state(state))
-            m = move_features(state.hand_mask(p), lm.masks, lm.strengths, lm.can_pass)
-            if rng.random() < epsilon:
-                i = rng.randrange(options)
-            else:
-                i = int(np.argmax(net.q(s, m)))
+            i, s, m = epsilon_greedy(net, state, p, lm, options, rng, epsilon)
             move = move_at(lm, i)
             states.append(s)
-            moves.append(m[i])
+            moves.append(m)
             seats.append(p)
         state._apply_trusted(move)
     return dmc.hand_records(states, moves, seats, state.returns(), POINT_SCALE)
@@ -149,14 +155,9 @@ class ExploitHand:
             if options == 1:
                 state._apply_trusted(move_at(lm, 0))
                 continue
-            s = state_features(seen_from_state(state))
-            m = move_features(state.hand_mask(learner), lm.masks, lm.strengths, lm.can_pass)
-            if explore.random() < epsilon:
-                i = explore.randrange(options)
-            else:
-                i = int(np.argmax(net.q(s, m)))
+            i, s, m = epsilon_greedy(net, state, learner, lm, options, explore, epsilon)
             states.append(s)
-            moves.append(m[i])
+            moves.append(m)
             state._apply_trusted(move_at(lm, i))
         return state, dmc.hand_records(states, moves, [learner] * len(states),
                                        state.returns(), POINT_SCALE)
