@@ -81,6 +81,7 @@ DEFAULT_ITERATIONS = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}
 ROLLOUT_ITERATIONS = 30  # the previous Big Two search's match budget
 DA_SAN_ROLLOUT_ITERATIONS = 20  # the previous Da San search's match budget
 DA_BAI_FEN_ROLLOUT_ITERATIONS = 12  # the previous Da Bai Fen search's match budget
+STYLE_NAMES = ("shed-most", "high", "passive")  # solver.games.big_two.population.STYLES
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
 
@@ -226,7 +227,9 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     """A Big Two bot from its name: ``baseline``, ``rollout[:N]`` (the previous search bot,
     baseline rollouts, 30 worlds), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]`` (the network-guided
     search, ``iters`` worlds; DEPTH 99 plays out to the end, the default),
-    ``net`` (the shipped network's greedy bot) or ``net:FILE``, ``infer[:N[:K[:TAU[:LAST]]]]``
+    ``net`` (the shipped network's greedy bot) or ``net:FILE``, ``pop[:N[:FILE]]`` (the search
+    with the other seats of each rollout drawn from a population), ``random``, the styles
+    ``shed-most``, ``high``, ``passive``, ``infer[:N[:K[:TAU[:LAST]]]]``
     (the search with worlds drawn by inference, default 4 candidates, tau 1, the last 8
     decisions) or ``oracle[:WIDTH]`` (a bound that reads the true deal)."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
@@ -246,6 +249,17 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
                          width=int(width or 3))
     if name == "net":
         return NetBot(_net(arg))
+    if name == "pop":  # pop[:N[:FILE]]: the search, the others drawn from a population
+        from solver.games.big_two.population import ROLLOUT_POPULATION
+        n, _, path = arg.partition(":")
+        return SearchBot(iterations=int(n) if n else iters, net=_net(path),
+                         population=ROLLOUT_POPULATION)
+    if name in STYLE_NAMES:
+        from solver.games.big_two.population import StyleBot
+        return StyleBot(name)
+    if name == "random":
+        from solver.games.big_two.bots import RandomBot
+        return RandomBot()
     if name == "oracle":
         return OracleBot(int(arg) if arg else 6, "big-two")
     if name == "infer":  # infer[:N[:K[:TAU[:LAST]]]]: the search, worlds weighed by inference
@@ -253,7 +267,8 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         return SearchBot(iterations=int(n) if n else iters,
                          infer=(int(k or 4), float(tau or 1.0), int(last or 8)))
     raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], "
-                     f"net[:FILE], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH])")
+                     f"net[:FILE], pop[:N[:FILE]], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH], "
+                     f"random, {', '.join(STYLE_NAMES)})")
 
 
 def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:

@@ -128,3 +128,40 @@ def test_cli_trains_against_a_population_and_names_bad_input(tmp_path) -> None:
     assert bad.returncode == 2
     assert "unknown population member 'nobody'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_style_bot_through_the_contract_plays_as_the_state_policy(style: str) -> None:
+    from solver.games.big_two.population import StyleBot
+    bot, policy = StyleBot(style), member_policy(style)
+    for seed in range(10):
+        state = BigTwoState(deal(seed, 4), BigTwoRules())
+        while state.winner < 0:
+            p = state.current_player
+            a = bot(state.observation(p), state.legal_moves(), random.Random(0))
+            assert a.mask == policy(state, random.Random(0)).mask
+            state.apply(a)
+
+
+def test_search_with_a_rollout_population_is_deterministic_and_legal() -> None:
+    from solver.games.big_two.advise import rank
+    from solver.games.big_two.engine import new_game
+    population = (("baseline", "passive", "high"), (1.0, 1.0, 1.0), 0.25)
+    state = new_game(seed=11)
+    obs = state.observation(state.current_player)
+    a = rank(obs, iterations=6, seed=3, population=population)
+    b = rank(obs, iterations=6, seed=3, population=population)
+    assert [m.mask for m, _ in a.moves] == [m.mask for m, _ in b.moves]
+    assert [s.mean for _, s in a.moves] == [s.mean for _, s in b.moves]
+    assert a.moves[0][0].mask in {m.mask for m in state.legal_moves()}
+    with pytest.raises(InputError, match="no depth"):
+        rank(obs, iterations=2, seed=3, population=population, depth=2)
+
+
+def test_the_match_benchmark_seats_every_style_and_the_population_search(match_bench) -> None:
+    assert set(match_bench.STYLE_NAMES) == set(STYLES)
+    from solver.games.base import play_hand
+    from solver.games.big_two.engine import new_game
+    bots = [match_bench.make_big_two_bot(s, 2) for s in ("pop:2", "shed-most", "high", "random")]
+    state = play_hand(new_game(seed=4), bots, seed=4)
+    assert state.is_terminal()

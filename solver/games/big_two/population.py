@@ -42,7 +42,7 @@ from solver.games.big_two.moves import PASS, Move
 from solver.games.big_two.net import POINT_SCALE, QNet, legal_q, move_at, seen_from_state
 from solver.games.big_two.train import epsilon_greedy, frozen_move, random_rules
 
-__all__ = ["POPULATION_FORMAT", "STYLES", "PopulationHand", "member_policy",
+__all__ = ["POPULATION_FORMAT", "ROLLOUT_POPULATION", "STYLES", "PopulationHand", "StyleBot", "member_policy",
            "parse_population", "population_self_play"]
 
 POPULATION_FORMAT = "capsa-big-two-population/1"
@@ -50,35 +50,58 @@ POPULATION_FORMAT = "capsa-big-two-population/1"
 Policy = Callable[[BigTwoState, random.Random], Move]
 
 
-def _plays(state: BigTwoState) -> list[Move]:
-    lm = state.legal()
-    return [lm[i] for i in range(len(lm))]
+Style = Callable[[list[Move], bool, int], Move]
 
 
-def shed_most(state: BigTwoState, rng: random.Random) -> Move:
+def shed_most(plays: list[Move], can_pass: bool, held: int) -> Move:
     """The play with the most cards (ties: the weakest); passes only with nothing to play."""
-    plays = _plays(state)
-    if not plays:
-        return PASS
-    return max(plays, key=lambda m: (m.size, -m.strength))
+    return max(plays, key=lambda m: (m.size, -m.strength)) if plays else PASS
 
 
-def play_high(state: BigTwoState, rng: random.Random) -> Move:
+def play_high(plays: list[Move], can_pass: bool, held: int) -> Move:
     """The strongest play of the largest kind it may play (spends 2s and bombs early)."""
-    plays = _plays(state)
     return max(plays, key=lambda m: (m.kind, m.strength)) if plays else PASS
 
 
-def passive(state: BigTwoState, rng: random.Random) -> Move:
+def passive(plays: list[Move], can_pass: bool, held: int) -> Move:
     """Passes whenever it may while it holds more than three cards; else the weakest play."""
-    lm = state.legal()
-    if lm.can_pass and state.hand_mask(state.current_player).bit_count() > 3:
+    if (can_pass and held > 3) or not plays:
         return PASS
-    return lm[0] if len(lm) else PASS
+    return min(plays, key=lambda m: (m.kind, m.strength))
+
+
+def _state_policy(style: Style) -> Policy:
+    def choose(state: BigTwoState, rng: random.Random) -> Move:
+        lm = state.legal()
+        return style([lm[i] for i in range(len(lm))], lm.can_pass,
+                     state.hand_mask(state.current_player).bit_count())
+    return choose
+
+
+class StyleBot:
+    """A hand-made style as a bot of the contract (``bot(observation, legal_moves, rng)``), for
+    matches against the styles."""
+
+    def __init__(self, name: str):
+        if name not in STYLES:
+            raise InputError(f"unknown style {name!r} (known: {', '.join(sorted(STYLES))})")
+        self.name, self.style = name, STYLES[name]
+
+    def __call__(self, observation: Any, legal_moves: list[Move], rng: random.Random) -> Move:
+        plays = [m for m in legal_moves if not m.is_pass]
+        choice = self.style(plays, len(plays) < len(legal_moves), len(observation["hand"]))
+        return next(m for m in legal_moves if m.mask == choice.mask)
+
+    def choose_play(self, state: BigTwoState, rng: random.Random) -> Move:
+        return _state_policy(self.style)(state, rng)
 
 
 #: The hand-made styles, by name.
-STYLES: dict[str, Policy] = {"shed-most": shed_most, "high": play_high, "passive": passive}
+STYLES: dict[str, Style] = {"shed-most": shed_most, "high": play_high, "passive": passive}
+
+#: The population the search's rollouts draw the other seats from (``SearchBot(population=)``):
+#: the network itself half the time, else the baseline and the styles.
+ROLLOUT_POPULATION = (("baseline", "shed-most", "high", "passive"), (2.0, 1.0, 1.0, 1.0), 0.5)
 
 #: The registry's bots cheap enough to seat in training (the searches take ~50 ms a move).
 REGISTRY_MEMBERS = ("baseline", "random", "net")
@@ -113,7 +136,7 @@ def member_policy(name: str) -> Policy:
     """The move chooser of a member (built once per process)."""
     check_member(name)
     if name in STYLES:
-        return STYLES[name]
+        return _state_policy(STYLES[name])
     if name.startswith("net:"):
         return _net_policy(QNet.load(name[4:]))
     from solver.games.big_two.train import frozen_bot
