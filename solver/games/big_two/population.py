@@ -40,7 +40,7 @@ from solver.games import dmc
 from solver.games.big_two.engine import BigTwoState, deal
 from solver.games.big_two.moves import PASS, Move
 from solver.games.big_two.net import POINT_SCALE, QNet, legal_q, move_at, seen_from_state
-from solver.games.big_two.train import epsilon_greedy, frozen_move, random_rules
+from solver.games.big_two.train import frozen_move, learner_move, random_rules
 
 __all__ = ["POPULATION_FORMAT", "ROLLOUT_POPULATION", "STYLES", "PopulationHand", "StyleBot", "member_policy",
            "parse_population", "population_self_play"]
@@ -226,16 +226,12 @@ class PopulationHand:
             if policy is not None:
                 state._apply_trusted(policy(state, others))
                 continue
-            lm = state.legal()
-            options = len(lm) + (1 if lm.can_pass else 0)
-            if options == 1:
-                state._apply_trusted(move_at(lm, 0))
-                continue
-            i, s, m = epsilon_greedy(net, state, p, lm, options, rng, epsilon)
-            states.append(s)
-            moves.append(m)
-            deciders.append(p)
-            state._apply_trusted(move_at(lm, i))
+            move, rows = learner_move(net, state, rng, epsilon)
+            if rows is not None:
+                states.append(rows[0])
+                moves.append(rows[1])
+                deciders.append(p)
+            state._apply_trusted(move)
         return state, dmc.hand_records(states, moves, deciders, state.returns(), POINT_SCALE)
 
 
