@@ -606,6 +606,37 @@ def _load(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _hero_points(rec: dict[str, Any]) -> float:
+    """A deal's mean hero points over its seatings (teams in Da Bai Fen: levels)."""
+    rows = rec["rows"]
+    key = "points" if "points" in rows[0] else "levels"
+    return sum(r[key] for r in rows) / len(rows)
+
+
+def paired(a: list[dict[str, Any]], b: list[dict[str, Any]], name_a: Any = "A",
+           name_b: Any = "B") -> str:
+    """The hero's points per hand in ``a`` minus in ``b`` on the deals both played (the same
+    cards, so the luck of the deal cancels), with a 95% CI over deals; and each one's win rate
+    where it has one.
+
+    >>> r = lambda d, p: {"deal": d, "rows": [{"points": p, "win": p > 0}]}
+    >>> print(paired([r(1, 2.0), r(2, 0.0), r(3, 1.0)], [r(1, 1.0), r(2, -1.0), r(4, 9.0)]))
+    paired on 2 deals: A minus B points per hand +1.000 +- 0.000; win rate A 50.0%, B 50.0%
+    """
+    da, db = {r["deal"]: r for r in a}, {r["deal"]: r for r in b}
+    common = sorted(set(da) & set(db))
+    if len(common) < 2:
+        return f"paired: only {len(common)} deals in both"
+    diff = [_hero_points(da[d]) - _hero_points(db[d]) for d in common]
+    mean, ci = mean_ci(diff)
+
+    def wins(recs: dict[str, Any]) -> str:
+        rows = [row for d in common for row in recs[d]["rows"] if "win" in row]
+        return f"{100 * sum(r['win'] for r in rows) / len(rows):.1f}%" if rows else "-"
+    return (f"paired on {len(common)} deals: {name_a} minus {name_b} points per hand "
+            f"{mean:+.3f} +- {ci:.3f}; win rate {name_a} {wins(da)}, {name_b} {wins(db)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--match", choices=MATCHES, default=None,
@@ -628,7 +659,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="big-two-vs / da-san-vs / da-bai-fen-vs: the other seats' bot")
     ap.add_argument("--rules", default="default",
                     help="big-two-vs: " + ", ".join(RULE_SETS) + " or a JSON object of options")
+    ap.add_argument("--paired", nargs=2, type=Path, metavar=("A.jsonl", "B.jsonl"),
+                    help="compare two checkpoints of *-vs matches on the deals both played: "
+                         "the hero's points per hand in A minus in B, paired by deal")
     a = ap.parse_args(argv)
+    if a.paired:
+        print(paired(_load(a.paired[0]), _load(a.paired[1]), *a.paired))
+        return 0
     if a.match is None:
         found = sorted(CHECKPOINT_DIR.glob("match_*_i*.jsonl"))
         for path in found:

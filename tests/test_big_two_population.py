@@ -165,3 +165,12 @@ def test_the_match_benchmark_seats_every_style_and_the_population_search(match_b
     bots = [match_bench.make_big_two_bot(s, 2) for s in ("pop:2", "shed-most", "high", "random")]
     state = play_hand(new_game(seed=4), bots, seed=4)
     assert state.is_terminal()
+
+
+def test_paired_comparison_of_two_match_records(match_bench) -> None:
+    r = lambda d, p: {"deal": d, "rows": [{"points": p, "win": p > 0}, {"points": 0.0, "win": False}]}  # noqa: E731
+    text = match_bench.paired([r(1, 4.0), r(2, 2.0), r(3, 0.0)], [r(1, 2.0), r(2, 2.0)], "x", "y")
+    # deals 1 and 2 only; per deal (4 + 0) / 2 - (2 + 0) / 2 = 1 and 0
+    assert text.startswith("paired on 2 deals: x minus y points per hand +0.500 +- 0.980")
+    assert "win rate x 50.0%, y 50.0%" in text  # seatings with a win: 2 of 4 each
+    assert match_bench.paired([r(1, 1.0)], [r(2, 1.0)]) == "paired: only 0 deals in both"
