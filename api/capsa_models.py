@@ -270,9 +270,10 @@ Mistake = Annotated[str, choice("mistake", MISTAKES)]
 
 class ReviewRequest(Body):
     text: Annotated[str, Field(max_length=MAX_REVIEW_TEXT, pattern=TEXT_PATTERN)] | None = Field(
-        None, description="JSON lines, one played hand a line (the file as it is; lines that "
-        "do not parse are reported, not refused); text without control characters but tab, "
-        "line feed and carriage return")
+        None, description="one played hand a line (the file as it is; lines that do not "
+        "parse are reported, not refused): rows as plain text, 'front | middle | back' (an id "
+        "field first if you like; 'natural | HAND' for a declared natural), or a JSON object; "
+        "text without control characters but tab, line feed and carriage return")
     hands: Annotated[list[Any], Field(min_length=1, max_length=MAX_REVIEW_LINES)] | None = Field(
         None, description="the played hands as objects (instead of text)")
     rules: RulesField = "standard"
