@@ -300,7 +300,7 @@ def test_plain_text_lines_are_the_json_lines_they_stand_for():
         f"deal 7 | {rows['front'].upper()} | {rows['middle'].replace(' ', ',')} | "
         f"{rows['back'].replace('Q', 'q')}",
         f"natural | {dragon}",
-        f"deal 9 | Natural | {dragon}",
+        f"deal 9 | Mậu  Binh | {dragon}",
         json.dumps(rows),
         "As Kd Qh",                          # no bars: neither rows nor JSON
         f"{rows['front']} | {rows['middle']}",  # two fields

@@ -4,7 +4,8 @@ Each hand is one line: plain text, the rows between bars, or one JSON object:
 
     5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h              (front | middle | back)
     deal 7 | 5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h     (a leading id, passed through)
-    natural | 2c 3d 4h ...                                  (a declared natural: its 13 cards)
+    natural | 2c 3d 4h ...                                  (a declared natural: its 13 cards;
+                                                             also istimewa, mậu binh)
     deal 8 | natural | 2c 3d 4h ...                         (the same with an id)
     {"hand": "As Ad ...", "front": "...", "middle": "...", "back": "..."}
     {"hand": "2c 3d ...", "natural": true}                  (the player declared a natural)
@@ -115,7 +116,7 @@ FIELDS = {"hand", "front", "middle", "back", "natural", "opponents", "id"}
 _MADE = {KIND_NAMES.index(k) for k in ("straight", "flush", "straight_flush", "royal_flush")}
 _PAIR = KIND_NAMES.index("pair")
 ROW_SEPARATOR = "|"
-NATURAL_WORD = "natural"
+NATURAL_WORDS = ("natural", "istimewa", "mậu binh", "mau binh")  # as players write it
 INTERVAL_LEVEL = 0.95
 BOOTSTRAP_RESAMPLES = 2000  # resamples of the hands for the interval of the mean EV lost
 
@@ -459,10 +460,11 @@ def text_hand(text: str) -> dict[str, Any]:
     True
     """
     fields = [f.strip() for f in text.split(ROW_SEPARATOR)]
-    words = [f.lower() for f in fields]
+    words = [" ".join(f.lower().split()) for f in fields]
     out: dict[str, Any] = {}
-    if NATURAL_WORD in words:
-        at = words.index(NATURAL_WORD)
+    said = [i for i, w in enumerate(words) if w in NATURAL_WORDS]
+    if said:
+        at = said[0]
         if at > 1 or len(fields) != at + 2:
             raise InputError(f"a declared natural is written 'natural | HAND' (13 cards), with "
                              f"an id field before it if you like; got {len(fields)} fields")
