@@ -142,6 +142,15 @@ function mountPicker() {
   if (spot) spot.append(picker());
 }
 
+// A page the server wrote in one language (the rules) while this browser chose another (its
+// cookie gone, say): ask for it again in the chosen one.
+const rendered = document.documentElement.dataset.renderedLang;
+if (rendered && rendered !== DATA.lang && CODES.includes(DATA.lang)) {
+  document.cookie = `${COOKIE}=${DATA.lang}; path=/; max-age=31536000; SameSite=Lax`;
+  const url = new URL(location.href);
+  url.searchParams.set("lang", DATA.lang);
+  location.replace(url.toString());
+}
 document.documentElement.lang = DATA.lang;
 translate();
 mountPicker();
