@@ -13,8 +13,8 @@ from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 from api.endpoint import Body
 from api.schemas import Cards, Int, cards, choice
 from solver.games.capsa.arrange import METHODS
+from solver.games.capsa.coach import LINE_ERRORS, MISTAKES
 from solver.games.capsa.coach import METHODS as REVIEW_METHODS
-from solver.games.capsa.coach import MISTAKES
 from solver.games.capsa.limits import (
     HAND_SIZE,
     MAX_BATCH_HANDS,
@@ -341,6 +341,10 @@ class HandReviewOut(BaseModel):
 class LineErrorOut(BaseModel):
     line: int
     error: str
+    code: Annotated[str, choice("line error", LINE_ERRORS)] = Field(
+        description="the kind of problem: unreadable (not text), format (neither rows nor "
+                    "JSON), cards, fields (JSON that is not a hand), natural (a declared "
+                    "natural the hand does not hold), review")
 
 
 class ReviewResponse(BaseModel):

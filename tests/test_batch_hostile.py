@@ -217,7 +217,8 @@ def test_review_reports_hostile_lines_and_reviews_the_rest(tmp_path, capsys):
     assert sorted(e["line"] for e in rep["errors"]) == sorted(bad)
     for e in rep["errors"]:
         assert bad[e["line"]] in e["error"], (e, bad[e["line"]])
-    assert records(errors_file) == rep["errors"]  # the batch errors file's shape
+    # the batch errors file's shape: each line and its reason (the report adds its code)
+    assert records(errors_file) == [{"line": e["line"], "error": e["error"]} for e in rep["errors"]]
     # the text report names the same lines, one line each
     assert capsa(["review", str(path), "--no-progress"]) == 0
     text = capsys.readouterr().out

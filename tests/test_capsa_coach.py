@@ -204,6 +204,10 @@ def test_bad_lines_are_reported_with_their_number_and_the_rest_reviewed():
     assert "not valid JSON" in errors[2] and "not in the hand" in errors[4]
     assert "front" in errors[5] and "holds no natural" in errors[6] and "colour" in errors[7]
     assert rep.summary["hands"] == 2 and rep.summary["errors"] == 5
+    codes = {e.line: e.code for e in rep.errors}
+    assert codes == {2: "format", 4: "cards", 5: "cards", 6: "natural", 7: "fields"}
+    bad = review([b"\xff\xfe" + b"5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h", "x" * 70_000])
+    assert [e.code for e in bad.errors] == ["unreadable", "unreadable"]
 
 
 def test_summary_figures():
@@ -318,6 +322,7 @@ def test_plain_text_lines_are_the_json_lines_they_stand_for():
         assert (a.ev, a.best_ev, a.mistake, a.mine) == (b.ev, b.best_ev, b.mistake, b.mine)
     errors = {e.line: e.error for e in rep.errors}
     assert sorted(errors) == [7, 8, 9, 10, 11, 12]
+    assert [e.code for e in rep.errors] == ["format"] * 5 + ["cards"]
     assert "front | middle | back" in errors[7] and "2 fields" in errors[8]
     assert "id field" in errors[9] and "middle is empty" in errors[10]
     assert "natural | HAND" in errors[11] and "middle" in errors[12]

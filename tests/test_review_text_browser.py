@@ -3,7 +3,8 @@ takes hands as a player writes them, rows between bars (an id first, a declared 
 card notation), shows the interval of the mean EV lost as "between X and Y" (never below 0),
 names the strong-back-weak-front mistake, and does it all in English, Bahasa Indonesia and
 Tiếng Việt with no English left on the page outside card notation and the server's own
-reasons for the lines it could not read. Screenshots go to ``artefacts/review/``."""
+words, quoted (``lang="en"``) after the page's reason for a line it could not read. Screenshots go
+to ``artefacts/review/``."""
 
 from __future__ import annotations
 
@@ -81,8 +82,11 @@ def test_plain_text_review_in_each_language(browser, live, lang, view):
         natural = page.locator('#hand-list li[data-line="4"]')
         natural.locator("summary").click()
         natural.locator(".rv-natural-facts").wait_for()
-        # the line that could not be read, numbered
-        assert page.locator("#errors-list li").first.get_attribute("data-line") == "6"
+        # the line that could not be read, numbered, and what is wrong in the page's language
+        bad = page.locator("#errors-list li").first
+        assert bad.get_attribute("data-line") == "6" and bad.get_attribute("data-code") == "format"
+        assert say(lang, "review.line_error.format") in bad.inner_text()
+        assert bad.locator("q[lang=en]").inner_text() == want["errors"][0]["error"]
 
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the page is {width}px wide"
@@ -92,7 +96,8 @@ def test_plain_text_review_in_each_language(browser, live, lang, view):
                 box = page.locator(sel).bounding_box()
                 assert box and box["height"] >= 44 and box["width"] >= 44, (sel, box)
         if lang != "en":
-            page.evaluate("document.querySelectorAll('#errors-list span').forEach(e => e.remove())")
+            # the server's own words stay English, marked so
+            page.evaluate("document.querySelectorAll('#errors-list q[lang=en]').forEach(e => e.remove())")
             shown = page.evaluate("document.body.innerText")
             for text in (shown, page.title()):
                 left = sorted(set(ENGLISH.findall(text)))
@@ -110,3 +115,4 @@ def test_every_review_message_is_in_each_catalog():
 
     for m in MISTAKES:
         assert f"review.mistake.{m}" in keys and f"review.mistake.{m}.why" in keys
+

@@ -27,6 +27,8 @@ const MISTAKES = {
   other: "#6b7280",
 };
 const EXACT_COLOUR = "#1f6b47";
+// The kinds of line the coach could not review (LineError.code): review.line_error.<code>
+const LINE_ERRORS = ["unreadable", "format", "cards", "fields", "natural", "review"];
 const CSV_COLUMNS = ["line", "hand", "ev", "best_ev", "ev_lost", "exact", "mistake", "mistakes",
   "mine_front", "mine_middle", "mine_back", "best_front", "best_middle", "best_back"];
 
@@ -257,8 +259,18 @@ function renderErrors(errors) {
   errors.forEach((e) => {
     const li = el("li");
     li.dataset.line = String(e.line);
+    li.dataset.code = e.code || "";
     li.appendChild(el("strong", null, t("review.errors.line", { line: e.line }) + " "));
-    li.appendChild(el("span", null, e.error));
+    // what is wrong in the page's language (by the coach's code), then the server's own
+    // words, which name the card or the field (the API speaks English)
+    if (LINE_ERRORS.includes(e.code)) {
+      li.appendChild(el("span", "rv-err-what", t("review.line_error." + e.code) + " "));
+    }
+    const detail = el("span", "rv-err-detail", t("review.errors.detail") + " ");
+    const words = el("q", null, e.error);
+    words.lang = "en";
+    detail.appendChild(words);
+    li.appendChild(detail);
     list.appendChild(li);
   });
 }

@@ -342,15 +342,27 @@ class HandReview:
         return d
 
 
+LINE_ERRORS = ("unreadable", "format", "cards", "fields", "natural", "review")
+
+
+class NaturalNotHeld(InputError):
+    """A line declares a natural its hand does not hold under the rules."""
+
+
 @dataclass(frozen=True)
 class LineError:
-    """A line that could not be reviewed, and why."""
+    """A line that could not be reviewed, and why: ``error`` in words, ``code`` the kind of
+    problem (one of :data:`LINE_ERRORS`, for a page to say in its own language): not text
+    (``unreadable``: too long, not UTF-8, a lone surrogate), neither rows nor JSON
+    (``format``), wrong cards (``cards``), JSON that is not a hand (``fields``), a declared
+    natural the hand does not hold (``natural``), or the review refused it (``review``)."""
 
     line: int
     error: str
+    code: str = "review"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "error": self.error}
+        return {"line": self.line, "error": self.error, "code": self.code}
 
 
 @dataclass(frozen=True)
@@ -570,16 +582,23 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
     done: list[HandReview] = []
     errors: list[LineError] = []
     for line, item in enumerate(items, 1):
+        stage = "unreadable"  # what a refusal at this point means, for LineError.code
         try:
             value: object = decode_line(item) if isinstance(item, bytes) else item
             if isinstance(value, str):
                 if not value.strip() or value.lstrip().startswith("#"):
                     continue
+                check_text(value)
+                stage = "format"
                 value = read_line(value)
+            stage = "fields"
             played = parse_played(value)
+            stage = "review"
             done.append(review_hand(played, r, st, opponents, method, samples, seed, line))
         except (InputError, CardError) as exc:
-            errors.append(LineError(line, one_line(str(exc))))
+            code = ("cards" if isinstance(exc, CardError) else
+                    "natural" if isinstance(exc, NaturalNotHeld) else stage)
+            errors.append(LineError(line, one_line(str(exc)), code))
         if progress is not None:
             progress(1)
     return ReviewReport(tuple(done), tuple(errors), method, r,
@@ -597,7 +616,7 @@ def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int
     mine_rows = row_strengths(played.rows, rules) if played.rows is not None else None
     foul = mine_rows is not None and not (mine_rows[2] >= mine_rows[1] >= mine_rows[0])
     if played.rows is None and natural is None:
-        raise InputError("natural is true but the hand holds no natural under these rules")
+        raise NaturalNotHeld("natural is true but the hand holds no natural under these rules")
     if method == "table":
         best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, rules, st, n_opp,
                                                                    mine_rows, foul, natural)
@@ -753,8 +772,9 @@ def _known(played: Played, rules: Rules, st: StrategyTables, natural: Natural | 
     return actual, out
 
 
-__all__ = ["EXACT_EPS", "MAX_DEPTH", "MAX_ERROR_CHARS", "MAX_INT_DIGITS", "MAX_LINE_BYTES",
-           "METHODS", "MISTAKES", "HandReview", "LineError", "Played", "ReviewReport",
+__all__ = ["EXACT_EPS", "LINE_ERRORS", "MAX_DEPTH", "MAX_ERROR_CHARS", "MAX_INT_DIGITS", "MAX_LINE_BYTES",
+           "METHODS", "MISTAKES", "HandReview", "LineError", "NaturalNotHeld", "Played",
+           "ReviewReport",
            "check_text", "decode_line", "json_problem", "loads_line", "mean_interval",
            "not_utf8", "one_line", "parse_played", "read_line", "review", "review_hand",
            "split_text", "summarize", "text_hand", "too_long"]
