@@ -364,3 +364,14 @@ def test_cli_and_http_review_plain_text(tmp_path, capsys, client):
     assert r.status_code == 200
     body = r.get_json()
     assert body["summary"] == out["summary"] and body["hands"] == out["hands"]
+
+
+def test_the_drill_grades_with_the_coachs_classes():
+    from solver.games.capsa.drill import grade
+
+    rows = dict(CLASSED[5][1])
+    hand = [c for row in ("front", "middle", "back") for c in rows[row].split()]
+    answer = grade(hand, {"preset": "standard", "players": 2}, rows)
+    want = review([rows], "standard", 1).hands[0]
+    assert answer["mistake"] == want.mistake == "front_too_weak"
+    assert answer["ev_lost"] == pytest.approx(want.ev_lost, abs=1e-6)
