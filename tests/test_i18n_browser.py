@@ -96,6 +96,32 @@ def _idle(page) -> None:
     page.wait_for_function("() => !document.body.hasAttribute('aria-busy')")
 
 
+def _drill(page, lang: str) -> list[str]:
+    """The Capsa drill: a hand set as the solver sets it (keys 1, 2, 3), its answer, figures."""
+    import solver
+
+    page.evaluate("document.getElementById('new-btn').click()")
+    if page.locator("#leave-ok").is_visible():
+        page.click("#leave-ok")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.select_option("#game", "capsa")
+    page.select_option("#mode", "drill")
+    page.click("#start-btn")
+    page.wait_for_selector("#drill:not([hidden])")
+    _idle(page)
+    out = _english_on(page, lang, "drill")
+    hand = page.locator("#drill-hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    best = solver.arrange(" ".join(hand), rules="standard", opponents=1).best.to_dict()
+    for key, row in (("1", "front"), ("2", "middle"), ("3", "back")):
+        for card in best[row]:
+            page.locator(f'#drill-hand button[data-card="{card}"]').press(key)
+    page.wait_for_selector("#set-rows-btn:not([disabled])")
+    page.click("#set-rows-btn")
+    page.wait_for_selector("#drill-answer:not([hidden])")
+    _idle(page)
+    return out + _english_on(page, lang, "drill-answer")
+
+
 @pytest.mark.parametrize("lang, locale", [("id", "id-ID"), ("vi", "vi-VN")])
 def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang, locale):
     """At a phone, in Bahasa Indonesia or Vietnamese: the solver page and an answer, a hand of
@@ -135,6 +161,8 @@ def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang,
                 if game == "capsa":
                     page.click("#best-btn")
                     _idle(page)
+                    page.wait_for_selector("#hint-box:not([hidden])")
+                    problems += _english_on(page, lang, "capsa-hint")
                     primary = page.locator("#natural-btn.primary")
                     (primary if primary.count() else page.locator("#set-rows-btn")).click()
                 else:
@@ -146,6 +174,9 @@ def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang,
         page.goto(live.url + "/static/review.html")
         page.wait_for_selector("#lang-picker")
         problems += _english_on(page, lang, "review")
+        page.goto(live.url + "/static/play.html")
+        page.wait_for_selector("body[data-ready=true]")
+        problems += _drill(page, lang)
         for name in ("capsa-susun", "big-two", "da-san", "da-bai-fen"):
             page.goto(live.url + "/rules/" + name)
             page.wait_for_selector("#lang-picker")

@@ -10,7 +10,7 @@ import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill } fr
 import { initSort, renderPicker, sortHand } from "./play-picker.js";
 import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
-  $, MODE_KEY, S, TOKEN_KEY, api, botName, cardFace, cardsEl, choiceName, clearError, el, gameTitle, hooks,
+  $, MODE_KEY, S, TOKEN_KEY, api, botName, cardFace, cardsEl, cardsText, choiceName, clearError, el, gameTitle, hooks,
   kindName, moveText, notice, optionHelp, optionName, phaseName, sayLine, seatName, seatText, serverText,
   showError, signed, words,
 } from "./play-ui.js";
@@ -468,7 +468,7 @@ function showHint(adv) {
     adv.arrangements.slice(0, 5).forEach((a) => {
       const li = el("li");
       li.appendChild(el("span", "ev", t("play.ev", { ev: signed(a.ev) }) + " "));
-      li.appendChild(el("span", null, [a.front, a.middle, a.back].map((r) => r.join(" ")).join(" | ")));
+      li.appendChild(el("span", null, [a.front, a.middle, a.back].map(cardsText).join(" | ")));
       list.appendChild(li);
     });
   } else {
