@@ -203,8 +203,8 @@ def test_review_reports_hostile_lines_and_reviews_the_rest(tmp_path, capsys):
         lines.append(json.dumps({**ROWS, "id": ident}, ensure_ascii=False)
                      .encode("utf-8", "surrogatepass"))
         good[len(lines)] = ident
-    lines.append(b"\xef\xbb\xbf")  # not a byte-order mark here: a line that is not JSON
-    bad[len(lines)] = "not valid JSON"
+    lines.append(b"\xef\xbb\xbf")  # not a byte-order mark here: neither rows nor JSON
+    bad[len(lines)] = "front | middle | back (the cards of each row between bars) or a JSON"
     path = tmp_path / "played.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n")
     errors_file = tmp_path / "not-reviewed.jsonl"

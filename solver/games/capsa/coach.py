@@ -501,13 +501,18 @@ def read_line(text: str) -> object:
     """The hand of one line of text: JSON when it opens with ``{`` (or ``[``, ``"``, a number:
     JSON that is not an object is refused by :func:`parse_played`), else plain text rows."""
     check_text(text)
-    head = text.lstrip()[:1]
-    if ROW_SEPARATOR not in text or head in ('{', '[', '"'):
-        if head.isalpha() and ROW_SEPARATOR not in text:
-            raise InputError("a line is front | middle | back (the cards of each row between "
-                             "bars) or a JSON object")
+    if text.lstrip()[:1] in ('{', '[', '"'):
         return loads_line(text, "not valid JSON")
-    return text_hand(text)
+    if ROW_SEPARATOR in text:
+        return text_hand(text)
+    try:  # a bare JSON value (refused later, with its type named), or no hand at all
+        return loads_line(text, "not valid JSON")
+    except InputError as exc:
+        if not str(exc).startswith(("not valid JSON: Expecting value",
+                                    "not valid JSON: Extra data")):
+            raise
+    raise InputError("a line is front | middle | back (the cards of each row between bars) "
+                     "or a JSON object")
 
 
 def parse_played(obj: object) -> Played:
