@@ -413,7 +413,7 @@ def mean_interval(values: np.ndarray, level: float = INTERVAL_LEVEL,
     step = max(1, 1_000_000 // n)  # resamples at a time: at most a million indices held
     for start in range(0, resamples, step):
         k = min(step, resamples - start)
-        means[start:start + k] = v[rng.integers(0, n, size=(k, n))].mean(axis=1)
+        means[start:start + k] = v[rng.integers(0, n, size=(k, n), dtype=np.int32)].mean(axis=1)
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(means, [tail, 1.0 - tail])
     return max(float(low), float(v.min())), min(float(high), float(v.max()))
