@@ -137,6 +137,12 @@ def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang,
         page.click("#solve-btn")
         page.wait_for_selector("#arrangements li")
         problems += _english_on(page, lang, "solver")
+        page.fill("#hand-text", "As As Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h")  # a card twice
+        page.click("#solve-btn")
+        page.wait_for_selector("#error:not([hidden])")
+        from api import i18n
+        assert page.inner_text("#error").startswith(i18n.t(lang, "error.invalid_cards"))
+        problems += _english_on(page, lang, "solver-error")
 
         page.goto(live.url + "/static/play.html")
         page.wait_for_selector("body[data-ready=true]")
