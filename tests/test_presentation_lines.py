@@ -69,6 +69,10 @@ def test_every_line_is_a_catalog_message_and_says_the_api_english(name):
     for state in playouts(name):
         obs = state.observation(0)
         players = state.num_players
+        if obs.get("phase"):
+            assert f"phase.{obs['phase']}" in EN, obs["phase"]  # the page's "Your turn (...)"
+        for m in state.legal_moves() if not state.is_terminal() else []:
+            assert f"kind.{state.move_json(m)['kind']}" in EN  # every move button's name
         board = pres.board(obs, players)
         for m in board:
             assert m["label"] in EN and not i18n.placeholders(EN[m["label"]])
