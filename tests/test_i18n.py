@@ -170,3 +170,11 @@ def test_a_named_catalog_and_an_unknown_one(http):
     assert res.status_code == 404
     assert res.get_json()["error"]["code"] == "unknown_language"
     assert "fr" in res.get_json()["error"]["message"]
+
+
+def test_a_catalog_the_browser_has_costs_a_304(http):
+    first = http.get("/i18n/vi.json")
+    assert first.headers["Cache-Control"] == "no-cache" and first.headers["ETag"]
+    again = http.get("/i18n/vi.json", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+    assert http.get("/i18n/id.json", headers={"If-None-Match": first.headers["ETag"]}).status_code == 200

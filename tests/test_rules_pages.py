@@ -104,3 +104,10 @@ def test_an_unknown_game_is_a_404_naming_it(http):
 def test_english_rules_are_the_files_word_for_word(http):
     page = _text(http.get("/rules/big-two?lang=en").get_data(as_text=True))
     assert "The holder of" in page and "3d" in page
+
+
+def test_a_rules_page_the_browser_has_costs_a_304(http):
+    first = http.get("/rules/da-san?lang=vi")
+    tag = first.headers["ETag"]
+    assert http.get("/rules/da-san?lang=vi", headers={"If-None-Match": tag}).status_code == 304
+    assert http.get("/rules/da-san?lang=id", headers={"If-None-Match": tag}).status_code == 200

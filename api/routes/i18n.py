@@ -3,7 +3,8 @@
 ``GET /i18n.json`` answers the language the request asks for (``?lang=``, the ``lang``
 cookie, ``Accept-Language``, English: :func:`api.i18n.choose`) and ``GET /i18n/<lang>.json``
 a named one (404 ``unknown_language`` for another). Both answer ``{"lang", "languages",
-"messages"}``: the catalog over the English one, so a page never shows a bare key.
+"messages"}``: the catalog over the English one, so a page never shows a bare key; with an
+ETag and ``no-cache``, so a page load costs a 304 once the browser has the catalog.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from api import i18n
+from api.caching import revalidated
 from api.endpoint import ApiError
 
 bp = Blueprint("i18n", __name__)
@@ -25,8 +27,11 @@ def _answer(lang: str) -> ResponseReturnValue:
         "languages": [{"code": code, "name": i18n.NATIVE_NAMES[code]} for code in i18n.LANGUAGES],
         "messages": dict(i18n.messages(lang)),
     }
-    # the chosen language depends on the cookie and Accept-Language: a cache must key on them
-    return jsonify(body), 200, {"Vary": "Cookie, Accept-Language"}
+    # the chosen language depends on the cookie and Accept-Language: a cache must key on them;
+    # the browser keeps the catalog and asks again with its ETag (304 while unchanged)
+    response = jsonify(body)
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    return revalidated(response)
 
 
 @bp.get("/i18n.json")

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import html
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, make_response, request
 from flask.typing import ResponseReturnValue
 
 from api import i18n
+from api.caching import revalidated
 from api.endpoint import ApiError
 from api.rules_page import GAMES, ORDER, RULES_DIR, render, rules_file
 
@@ -55,8 +56,10 @@ def _page(lang: str, title: str, body: str) -> ResponseReturnValue:
 </body>
 </html>
 """
-    return page, 200, {"Content-Type": "text/html; charset=utf-8",
-                       "Vary": "Cookie, Accept-Language", "Content-Language": lang}
+    response = make_response(page, 200, {"Content-Type": "text/html; charset=utf-8",
+                                         "Vary": "Cookie, Accept-Language",
+                                         "Content-Language": lang})
+    return revalidated(response)
 
 
 @bp.get("/rules/")
