@@ -137,6 +137,11 @@ def test_every_page_fits_the_screen_and_the_fingertip(screen, live):
     for game in ("big-two", "da-san", "da-bai-fen", "capsa"):
         _start(page, live, game, seed=3)
         _check_fits(page, f"{name} {game} table", phone)
+        # the moves (and on a phone the log) scroll with the page, never in a box of their own
+        for box in ("#moves", "#pick-moves") + (("#log",) if phone else ()):
+            style = page.eval_on_selector(box, "e => [getComputedStyle(e).overflowY, "
+                                               "getComputedStyle(e).maxHeight]")
+            assert style == ["visible", "none"], (name, game, box, style)
         page.click("#new-btn")
         page.click("#leave-ok")
     _open(page, live)  # the drill's table of rows
