@@ -89,6 +89,10 @@ def _english_on(page, lang: str, where: str) -> list[str]:
                     for w in _words(text) if w in english})
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTEFACTS / f"{lang}-{where}-phone.png"), full_page=True)
+    # the longer words of a language must not push the page wider than the phone
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"] + 1:
+        found.append(f"the page is {width}px wide")
     return [f"{where}: {f}" for f in found]
 
 
