@@ -261,6 +261,10 @@ def test_picking_cards_plays_a_da_bai_fen_move_among_many(phone, live):
     assert len(legal) >= 20
     # not 20+ buttons: before a card is tapped only the moves without cards are offered
     assert page.locator("#pick-moves button.move").count() <= len([m for m in legal if not m.get("cards")]) + 1
+    # the cards no legal move uses are set back; the others are not
+    spare = set(page.locator("#my-hand .card.spare").evaluate_all("els => els.map(e => e.dataset.card)"))
+    used = {c for m in legal for c in m["cards"]}
+    assert spare == set(view["own_cards"]) - used
     want = legal[len(legal) // 2]
     for c in want["cards"]:
         page.tap(f'#my-hand button[data-card="{c}"]')
@@ -326,16 +330,16 @@ def test_contrast_formula():
 
 
 PROPS = """() => { const s = getComputedStyle(document.documentElement);
-  return Object.fromEntries(['--card-bg', '--card-on-bg', '--card-on-edge', '--hint-edge',
+  return Object.fromEntries(['--card-bg', '--card-on-bg', '--card-spare-bg', '--card-on-edge', '--hint-edge',
     '--suit-s', '--suit-h', '--suit-d', '--suit-c', '--ink', '--muted', '--bg', '--felt']
     .map((k) => [k, s.getPropertyValue(k).trim()])); }"""
 
 
 def _check_card_colours(p: dict[str, str], four: bool) -> None:
     suits = ("--suit-s", "--suit-h", "--suit-d", "--suit-c")
-    for s in suits:  # the ink of each suit on a card's face, plain and selected: text
-        assert contrast(p[s], p["--card-bg"]) >= 4.5, (s, p[s], four)
-        assert contrast(p[s], p["--card-on-bg"]) >= 4.5, (s, p[s], four)
+    for s in suits:  # the ink of each suit on a card's face, plain, selected, set back: text
+        for face in ("--card-bg", "--card-on-bg", "--card-spare-bg"):
+            assert contrast(p[s], p[face]) >= 4.5, (s, p[s], face, four)
     # the selected card's edge, and the hint's, against a plain face: graphics
     assert contrast(p["--card-on-edge"], p["--card-bg"]) >= 3
     assert contrast(p["--card-on-edge"], p["--card-on-bg"]) >= 3

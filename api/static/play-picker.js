@@ -96,6 +96,13 @@ export function renderPicker(v, play, clear) {
   const exact = cands.filter((m) => sameCards(m.cards, sel));
   const hinted = hintedMove(v);
   const hintKey = hinted ? moveKey(hinted) : null;
+  // the cards no move can use (with those tapped) are set back a little, so a forced follow
+  // shows which cards it may take
+  const usable = new Set();
+  (sel.length ? cands : legal).forEach((m) => (m.cards || []).forEach((c) => usable.add(c)));
+  document.querySelectorAll("#my-hand .card.in-hand").forEach((card) => {
+    card.classList.toggle("spare", !usable.has(card.dataset.card) && !S.selected.has(card.dataset.card));
+  });
   if (hinted) {
     (hinted.cards || []).forEach((c) => {
       const card = document.querySelector(`#my-hand .card[data-card="${c}"]`);
