@@ -127,6 +127,10 @@ def test_every_page_fits_the_screen_and_the_fingertip(screen, live):
     page.wait_for_load_state("networkidle")
     title = page.locator(".top h1").bounding_box()
     assert title["width"] >= 0.5 * page.viewport_size["width"]  # it was 90 px of 390
+    page.fill("#hand-text", "As Kd Qh Jc Ts 9s 8d 7h 6c 5s 4d 3h 2c")  # and its answer
+    page.click("#solve-btn")
+    page.wait_for_selector("#arrangements li")
+    _check_fits(page, f"{name} / solved", phone)
     # setup on one screen: Start shows without scrolling, the rest folded away
     _open(page, live)
     start = page.locator("#start-btn").bounding_box()
