@@ -165,6 +165,11 @@ def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang,
             page.wait_for_selector("#table:not([hidden])")
             _idle(page)
             problems += _english_on(page, lang, f"{game}-start")
+            if game == "big-two" and page.is_visible("#hint-btn"):  # the advisor's words
+                page.click("#hint-btn")
+                page.wait_for_selector("#hint-box:not([hidden])")
+                _idle(page)
+                problems += _english_on(page, lang, "big-two-hint")
             for _ in range(400):
                 if page.locator("#result:not([hidden])").count():
                     break
