@@ -4,7 +4,7 @@
  * draws, what it checks with and what a set of rows does come from the editor in use. */
 import * as i18n from "./i18n.js";
 import { sortHand } from "./play-picker.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import {
   $, ROWS, S, api, cardFace, cardsEl, cardsText, clearError, el, hooks, kindName, seatName, showError,
   signed,
@@ -100,7 +100,9 @@ function drawCapsaMine(v) {
   foul.setAttribute("role", "status");
   if (S.check && S.check.foul) {
     foul.classList.add("bad");
-    foul.textContent = t("capsa.foul");
+    // the check's problems are the server's English: said in English, else the rule itself
+    foul.textContent = lang() === "en" && S.check.problems && S.check.problems.length ?
+      t("capsa.foul_detail", { problems: S.check.problems.join("; ") }) : t("capsa.foul");
   } else if (S.check && S.check.complete) {
     foul.classList.add("good");
     foul.textContent = t("capsa.no_foul");
