@@ -296,6 +296,7 @@ class WorstOut(BaseModel):
     ev_lost: float
     mistake: Mistake | None
     hand: list[str]
+    id: Any = Field(None, description="the hand's id, when its line gave one")
 
 
 class ReviewSummaryOut(BaseModel):

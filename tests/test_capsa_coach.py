@@ -360,6 +360,7 @@ def test_cli_and_http_review_plain_text(tmp_path, capsys, client):
     shown = capsys.readouterr().out
     lo, hi = out["summary"]["mean_ev_lost_ci95"]
     assert f"between {lo:.4f} and {hi:.4f}" in shown and "front_too_weak" in shown
+    assert out["summary"]["worst"][0]["id"] == "deal 1" and "(deal 1)" in shown
     r = client.post("/v1/capsa/review", json={"text": text, "opponents": 1})
     assert r.status_code == 200
     body = r.get_json()

@@ -43,8 +43,9 @@ def format_review(rep: dict[str, Any]) -> str:
         if s["worst"]:
             lines.append("costliest hands:")
             for w in s["worst"]:
+                named = f"  ({w['id']})" if isinstance(w.get("id"), str) else ""
                 lines.append(f"  line {w['line']:>6}  {w['ev_lost']:8.3f}  {w['mistake']:<26} "
-                             f"{' '.join(w['hand'])}")
+                             f"{' '.join(w['hand'])}{named}")
         if "known" in s:
             k = s["known"]
             lines.append(f"against the opponents' actual rows ({k['hands']:,} hands): scored "

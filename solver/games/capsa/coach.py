@@ -446,7 +446,8 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
         "mean_ev_lost_ci95": [round(low, 6), round(high, 6)],
         "by_mistake": by,
         "worst": [{"line": h.line, "ev_lost": round(h.ev_lost, 6), "mistake": h.mistake,
-                   "hand": format_cards(h.hand)} for h in worst if not h.exact]}
+                   "hand": format_cards(h.hand), **({} if h.id is None else {"id": h.id})}
+                  for h in worst if not h.exact]}
     known = [h for h in hs if h.actual_points is not None and h.best_response is not None]
     if known:
         out["known"] = {"hands": len(known),
