@@ -45,7 +45,7 @@ def _summary(client, opponents: int = 3) -> dict:
 
 @pytest.mark.parametrize("lang", ["en", "id", "vi"])
 @pytest.mark.parametrize("view", list(VIEWPORTS))
-def test_plain_text_review_in_each_language(browser, live, lang, view):
+def test_plain_text_review_in_each_language(browser, live, lang, view, tmp_path):
     want = _summary(live.app.test_client())
     s = want["summary"]
     assert s["hands"] == 4 and [e["line"] for e in want["errors"]] == [6]
@@ -55,7 +55,14 @@ def test_plain_text_review_in_each_language(browser, live, lang, view):
         page.wait_for_selector("body[data-ready=true]")
         assert page.get_attribute("html", "lang") == lang
         assert page.inner_text("h1") == say(lang, "review.title")
-        page.fill("#lines", TEXT)
+        if view == "desktop":  # a file of them, uploaded
+            played = tmp_path / "played.txt"
+            played.write_text(TEXT, encoding="utf-8")
+            page.set_input_files("#file", str(played))
+            page.wait_for_selector("body[data-loaded='played.txt']")
+            assert page.input_value("#lines") == TEXT
+        else:  # typed (pasted)
+            page.fill("#lines", TEXT)
         if view == "phone":
             page.tap("#review-btn")
         else:
