@@ -26,9 +26,8 @@ from typing import Any
 
 from solver.cards import cards_named
 from solver.errors import IllegalMoveError, InputError
-from solver.games import canonical_name, get_game
+from solver.games import bot_level, canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
-from solver.games.bot_levels import level_of
 from solver.sessions.store import Conflict, Session, SessionStore
 from solver.validation import check_int
 
@@ -234,7 +233,7 @@ class SessionService:
         out = {
             "game": session.game, "title": info.title, "seat": seat,
             "players": state.num_players,
-            "seats": [{"seat": p, "player": "you" if b is None else b, "level": level_of(b)}
+            "seats": [{"seat": p, "player": "you" if b is None else b, "level": bot_level(b)}
                       for p, b in enumerate(meta["bots"])],
             "hand": session.state["n"], "replay_of": session.state.get("replay_of"),
             "hands_played": meta.get("hands", 0), "score": meta["score"],
