@@ -12,8 +12,8 @@ Each hand is one line: plain text, the rows between bars, or one JSON object:
     {"front": ..., "middle": ..., "back": ..., "opponents": [{"front": ..., ...}, {"hand": ...}]}
 
 Cards are written as everywhere else (``As``, ``10d``, ``td``, ``A♠``; spaces or commas
-between them). A line opening with ``{`` is JSON; a line opening with ``#`` is a comment and,
-like a blank line, is skipped (and counted).
+between them). A line opening with ``{`` is JSON, one holding a bar is rows; a line opening
+with ``#`` is a comment and, like a blank line, is skipped (and counted).
 
 ``hand`` may be left out (the rows then are the hand); when given, the rows must hold exactly
 its cards. ``opponents`` (optional) are the rows the other seats actually set (``{"hand":
@@ -499,8 +499,9 @@ def text_hand(text: str) -> dict[str, Any]:
 
 
 def read_line(text: str) -> object:
-    """The hand of one line of text: JSON when it opens with ``{`` (or ``[``, ``"``, a number:
-    JSON that is not an object is refused by :func:`parse_played`), else plain text rows."""
+    """The hand of one line of text: JSON when it opens with ``{``, ``[`` or ``"``; plain text
+    rows when it holds a bar; else a bare JSON value (a number, ``true``: refused by
+    :func:`parse_played`, its type named) or, failing that, neither, said as such."""
     check_text(text)
     if text.lstrip()[:1] in ('{', '[', '"'):
         return loads_line(text, "not valid JSON")
