@@ -473,6 +473,7 @@ def test_capsa_reveal_names_each_rows_kind_and_result(browser, live):
         page.click("#set-rows-btn")
         page.wait_for_selector("#result:not([hidden])")
         res = _view(live, page)["observation"]["result"]
+        assert page.locator("#seats .last").count() == 0  # the rows are in the reveal
         words = i18n.catalog("en").messages
         for q, seat in enumerate(page.locator(".reveal-seat").all()):
             kinds = seat.locator(".reveal-row .row-kind").all_inner_texts()

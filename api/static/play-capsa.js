@@ -371,4 +371,5 @@ export const capsaRows = {
     renderReview(v.review);
   },
   selectsCards: false,  // cards go to rows: Enter does not play a selection
+  lastPlay: false,  // one move a seat, all 13 cards: the reveal shows them, not the seats
 };

@@ -324,8 +324,10 @@ function renderSeats(v) {
   const body = document.querySelector("#seats tbody");
   body.textContent = "";
   const counts = cardCounts(v.observation);
-  const lastPlays = {};
-  events(v).forEach((e) => { if (e.player !== null && e.player !== undefined) lastPlays[e.player] = e; });
+  const lastPlays = {};  // each seat's last play, where the presentation shows it at the seat
+  if (presentationOf(v).lastPlay !== false) {
+    events(v).forEach((e) => { if (e.player !== null && e.player !== undefined) lastPlays[e.player] = e; });
+  }
   v.seats.forEach((s, p) => {
     const tr = el("tr");
     if (!v.terminal && (v.to_act || []).includes(p)) tr.classList.add("to-act");
