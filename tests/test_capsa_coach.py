@@ -306,6 +306,7 @@ def test_plain_text_lines_are_the_json_lines_they_stand_for():
         f"natural | {dragon}",
         f"deal 9 | Mậu  Binh | {dragon}",
         json.dumps(rows),
+        f"{rows['front']}\t{rows['middle']}\t{rows['back']}\t",  # spreadsheet cells
         "As Kd Qh",                          # no bars: neither rows nor JSON
         f"{rows['front']} | {rows['middle']}",  # two fields
         f" | {rows['front']} | {rows['middle']} | {rows['back']}",  # an empty id
@@ -315,12 +316,12 @@ def test_plain_text_lines_are_the_json_lines_they_stand_for():
     ])
     rep = review(text, "standard", 1)
     plain = review([rows, rows, {"hand": dragon, "natural": True},
-                    {"hand": dragon, "natural": True}, rows], "standard", 1)
-    assert [h.line for h in rep.hands] == [2, 3, 4, 5, 6]
-    assert [h.id for h in rep.hands] == [None, "deal 7", None, "deal 9", None]
+                    {"hand": dragon, "natural": True}, rows, rows], "standard", 1)
+    assert [h.line for h in rep.hands] == [2, 3, 4, 5, 6, 7]
+    assert [h.id for h in rep.hands] == [None, "deal 7", None, "deal 9", None, None]
     for a, b in zip(rep.hands, plain.hands, strict=True):
         assert (a.ev, a.best_ev, a.mistake, a.mine) == (b.ev, b.best_ev, b.mistake, b.mine)
-    errors = {e.line: e.error for e in rep.errors}
+    errors = {e.line - 1: e.error for e in rep.errors}  # as numbered before the tab line
     assert sorted(errors) == [7, 8, 9, 10, 11, 12]
     assert [e.code for e in rep.errors] == ["format"] * 5 + ["cards"]
     assert "front | middle | back" in errors[7] and "2 fields" in errors[8]

@@ -12,8 +12,9 @@ Each hand is one line: plain text, the rows between bars, or one JSON object:
     {"front": ..., "middle": ..., "back": ..., "opponents": [{"front": ..., ...}, {"hand": ...}]}
 
 Cards are written as everywhere else (``As``, ``10d``, ``td``, ``A♠``; spaces or commas
-between them). A line opening with ``{`` is JSON, one holding a bar is rows; a line opening
-with ``#`` is a comment and, like a blank line, is skipped (and counted).
+between them). A line opening with ``{`` is JSON, one holding a bar is rows (tabs stand for
+the bars in a row of spreadsheet cells pasted as text); a line opening with ``#`` is a
+comment and, like a blank line, is skipped (and counted).
 
 ``hand`` may be left out (the rows then are the hand); when given, the rows must hold exactly
 its cards. ``opponents`` (optional) are the rows the other seats actually set (``{"hand":
@@ -463,16 +464,17 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
     return out
 
 
-def text_hand(text: str) -> dict[str, Any]:
+def text_hand(text: str, separator: str = ROW_SEPARATOR) -> dict[str, Any]:
     """The hand object a plain text line stands for (see the module doc): ``front | middle |
-    back``, or ``natural | HAND``, each with an optional leading id field.
+    back``, or ``natural | HAND``, each with an optional leading id field (``separator``: a
+    tab for cells pasted from a spreadsheet).
 
     >>> text_hand("deal 7 | 5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h")["id"]
     'deal 7'
     >>> text_hand("natural | 2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")["natural"]
     True
     """
-    fields = [f.strip() for f in text.split(ROW_SEPARATOR)]
+    fields = [f.strip() for f in text.strip().split(separator)]
     words = [" ".join(f.lower().split()) for f in fields]
     out: dict[str, Any] = {}
     said = [i for i, w in enumerate(words) if w in NATURAL_WORDS]
@@ -507,6 +509,8 @@ def read_line(text: str) -> object:
         return loads_line(text, "not valid JSON")
     if ROW_SEPARATOR in text:
         return text_hand(text)
+    if "\t" in text.strip():  # cells of a spreadsheet row, pasted
+        return text_hand(text, "\t")
     try:  # a bare JSON value (refused later, with its type named), or no hand at all
         return loads_line(text, "not valid JSON")
     except InputError as exc:
