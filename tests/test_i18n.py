@@ -178,3 +178,13 @@ def test_a_catalog_the_browser_has_costs_a_304(http):
     again = http.get("/i18n/vi.json", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and not again.data
     assert http.get("/i18n/id.json", headers={"If-None-Match": first.headers["ETag"]}).status_code == 200
+
+
+@pytest.mark.parametrize("module", ["api.i18n", "api.rules_page"])
+def test_the_examples_in_the_docstrings_hold(module):
+    """``make test`` collects the doctests of ``solver`` only: these modules' run here."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
