@@ -76,6 +76,14 @@ def _view(live, page) -> dict:
     return r.get_json()
 
 
+def _press(page, selector: str) -> None:
+    """A tap on a touch screen, a click elsewhere."""
+    if page.evaluate("navigator.maxTouchPoints > 0"):
+        page.tap(selector)
+    else:
+        page.click(selector)
+
+
 def _first_moves_to_the_end(page, limit: int = 400) -> None:
     """Take the first legal move of the full list until the hand is over."""
     for _ in range(limit):
@@ -200,8 +208,8 @@ def _big_two_seed(live) -> tuple[int, dict]:
     raise AssertionError("no seed in 60")
 
 
-def test_picking_cards_plays_a_big_two_move(phone, live):
-    page = phone
+def test_picking_cards_plays_a_big_two_move(screen, live):
+    _, page = screen
     seed, first = _big_two_seed(live)
     _start(page, live, "big-two", seed=seed, bots="baseline")
     view = _view(live, page)
@@ -209,7 +217,7 @@ def test_picking_cards_plays_a_big_two_move(phone, live):
     single = next(m for m in view["legal_moves"] if m["kind"] == "single")
     # a pair or more holding that card, if any: the selection offers it, with the single first
     card = single["cards"][0]
-    page.tap(f'#my-hand button[data-card="{card}"]')
+    _press(page, f'#my-hand button[data-card="{card}"]')
     offered = page.locator("#pick-moves button.move")
     holding = [m for m in view["legal_moves"] if card in (m["cards"] or [])]
     indices = [int(i) for i in offered.evaluate_all("els => els.map(e => e.dataset.index)")]
@@ -217,7 +225,7 @@ def test_picking_cards_plays_a_big_two_move(phone, live):
     assert set(indices) - set(cardless) <= {view["legal_moves"].index(m) for m in holding}
     assert indices[0] == view["legal_moves"].index(single)  # the exact match first
     assert page.is_enabled("#play-sel-btn")
-    page.tap("#play-sel-btn")
+    _press(page, "#play-sel-btn")
     _idle(page)
     after = _view(live, page)
     mine = [h for h in after["observation"]["history"] if h["player"] == 0]
@@ -241,8 +249,8 @@ def _dbf_follow(live) -> tuple[int, dict]:
     raise AssertionError("no long move list in 40 deals")
 
 
-def test_picking_cards_plays_a_da_bai_fen_move_among_many(phone, live):
-    page = phone
+def test_picking_cards_plays_a_da_bai_fen_move_among_many(screen, live):
+    _, page = screen
     seed, target = _dbf_follow(live)
     _start(page, live, "da-bai-fen", seed=seed, bots="greedy")
     # the same human moves up to the long list: each by its cards where it has any
@@ -253,13 +261,13 @@ def test_picking_cards_plays_a_da_bai_fen_move_among_many(phone, live):
         move = view["legal_moves"][0]
         if move.get("cards"):
             for c in move["cards"]:
-                page.tap(f'#my-hand button[data-card="{c}"]')
+                _press(page, f'#my-hand button[data-card="{c}"]')
             exact = page.locator("#pick-moves button.move.exact")
             assert exact.count() >= 1
-            page.tap("#play-sel-btn" if page.is_enabled("#play-sel-btn") else
+            _press(page, "#play-sel-btn" if page.is_enabled("#play-sel-btn") else
                      "#pick-moves button.move.exact >> nth=0")
         else:
-            page.tap('#pick-moves button.move[data-index="0"]')
+            _press(page, '#pick-moves button.move[data-index="0"]')
         _idle(page)
     legal = view["legal_moves"]
     assert len(legal) >= 20
@@ -271,11 +279,11 @@ def test_picking_cards_plays_a_da_bai_fen_move_among_many(phone, live):
     assert spare == set(view["own_cards"]) - used
     want = legal[len(legal) // 2]
     for c in want["cards"]:
-        page.tap(f'#my-hand button[data-card="{c}"]')
+        _press(page, f'#my-hand button[data-card="{c}"]')
     assert page.locator("#pick-moves button.move").count() <= 8
     assert page.is_enabled("#play-sel-btn")
     before = len(view["observation"]["tricks"]) * 4 + len(view["observation"]["trick"])
-    page.tap("#play-sel-btn")
+    _press(page, "#play-sel-btn")
     _idle(page)
     after = _view(live, page)["observation"]
     plays = [p for t in after["tricks"] for p in t["plays"]] + list(after["trick"])
@@ -283,22 +291,22 @@ def test_picking_cards_plays_a_da_bai_fen_move_among_many(phone, live):
 
 
 # ---------------------------------------------------------------- leaving asks first
-def test_leaving_a_running_game_asks_first_and_new_session_is_not_by_hint(phone, live):
-    page = phone
+def test_leaving_a_running_game_asks_first_and_new_session_is_not_by_hint(screen, live):
+    _, page = screen
     _start(page, live, "big-two", seed=5, bots="baseline")
     assert page.evaluate("document.activeElement.id") == "table-heading"  # focus at the table
     new, hint = page.locator("#new-btn").bounding_box(), page.locator("#hint-btn").bounding_box()
     assert abs(new["y"] - hint["y"]) > 200  # not next to Hint
     token = page.evaluate("localStorage.getItem('capsa-play-token')")
-    page.tap("#new-btn")
+    _press(page, "#new-btn")
     assert page.is_visible("#confirm-leave")
     assert page.evaluate("document.activeElement.id") == "leave-cancel"  # the safe default
-    page.tap("#leave-cancel")
+    _press(page, "#leave-cancel")
     assert page.is_hidden("#confirm-leave") and page.is_visible("#table")
     assert page.evaluate("localStorage.getItem('capsa-play-token')") == token
     page.keyboard.press("Escape")
-    page.tap("#new-btn")
-    page.tap("#leave-ok")
+    _press(page, "#new-btn")
+    _press(page, "#leave-ok")
     assert page.is_visible("#setup") and page.is_hidden("#table")
     assert page.evaluate("localStorage.getItem('capsa-play-token')") is None
 
