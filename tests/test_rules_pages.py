@@ -101,6 +101,15 @@ def test_an_unknown_game_is_a_404_naming_it(http):
     assert err["code"] == "unknown_game" and "chess" in err["message"]
 
 
+def test_an_install_without_the_rules_files_says_so(tmp_path):
+    from api import create_app
+
+    app = create_app({"TESTING": True, "WARMUP": False, "SESSIONS_DB": str(tmp_path / "s"),
+                      "RULES_DIR": tmp_path / "nowhere"})
+    res = app.test_client().get("/rules/big-two")
+    assert res.status_code == 404 and res.get_json()["error"]["code"] == "rules_missing"
+
+
 def test_english_rules_are_the_files_word_for_word(http):
     page = _text(http.get("/rules/big-two?lang=en").get_data(as_text=True))
     assert "The holder of" in page and "3d" in page

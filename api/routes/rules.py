@@ -76,10 +76,13 @@ def index() -> ResponseReturnValue:
 @bp.get("/rules/<game>")
 def game(game: str) -> ResponseReturnValue:
     lang = _lang()
-    found = rules_file(game, lang, current_app.config.get("RULES_DIR", RULES_DIR))
-    if found is None:
+    root = current_app.config.get("RULES_DIR", RULES_DIR)
+    if game not in GAMES:
         raise ApiError(404, "unknown_game", f"no rules for {game!r}: one of "
                        f"{', '.join(sorted(GAMES))}")
+    found = rules_file(game, lang, root)
+    if found is None:  # an install without the docs folder
+        raise ApiError(404, "rules_missing", f"the rules files are not installed (no {root})")
     body = render(found.path.read_text(encoding="utf-8"))
     note = "" if found.lang == lang else (
         f'<p class="notice">{html.escape(i18n.t(lang, "rules.english_only"))}</p>')
