@@ -164,6 +164,7 @@ def test_every_page_fits_the_screen_and_the_fingertip(screen, live):
     _idle(page)
     _check_fits(page, f"{name} drill", phone)
     page.click("#drill-new-btn")
+    page.click("#leave-ok")
     _start(page, live, "capsa", seed=4, players=4, bots="table")
     page.click("#best-btn")
     page.wait_for_selector("#set-rows-btn:not([disabled])")

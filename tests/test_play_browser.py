@@ -632,6 +632,7 @@ def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
     assert page.is_visible("#drill") and page.inner_text("#drill-hands") == "3"
     # New session: back to the start panel; a play session after a drill is a table again.
     page.click("#drill-new-btn")
+    page.click("#leave-ok")  # leaving asks first, as at the table
     assert page.is_visible("#setup") and page.is_hidden("#drill") and page.is_hidden("#drill-figures")
     page.select_option("#mode", "play")
     assert page.is_visible("#bots-field")

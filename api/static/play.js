@@ -218,7 +218,7 @@ function focusTable() {
 // token): ask first, in a dialog whose default button keeps playing.
 function askLeave() {
   const d = $("confirm-leave");
-  if (!S.view || typeof d.showModal !== "function") { forget(); clearError(); notice(""); return; }
+  if (!(S.view || S.drill) || typeof d.showModal !== "function") { forget(); clearError(); notice(""); return; }
   d.showModal();
   $("leave-cancel").focus();
 }
@@ -687,7 +687,7 @@ async function init() {
     forget(); clearError(); notice("");
     $("game").focus();
   });
-  $("drill-new-btn").addEventListener("click", () => { forget(); clearError(); notice(""); });
+  $("drill-new-btn").addEventListener("click", askLeave);
   $("mode").addEventListener("change", onModeChange);
   initDrill();
   $("replay-close").addEventListener("click", closeReplay);
