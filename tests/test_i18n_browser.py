@@ -186,6 +186,12 @@ def test_every_page_and_a_hand_of_each_game_in_the_language(browser, live, lang,
                 _idle(page)
             page.wait_for_selector("#result:not([hidden])")
             problems += _english_on(page, lang, f"{game}-settled")
+            if game == "big-two":  # the replay: its board and each move in words
+                page.click("#history-list button.replay >> nth=0")
+                page.wait_for_selector("#replay:not([hidden])")
+                page.click("#replay-next")
+                page.click("#replay-next")
+                problems += _english_on(page, lang, "big-two-replay")
         page.goto(live.url + "/static/review.html")
         page.wait_for_selector("#lang-picker")
         problems += _english_on(page, lang, "review")
