@@ -344,7 +344,8 @@ def test_contrast_formula():
 
 PROPS = """() => { const s = getComputedStyle(document.documentElement);
   return Object.fromEntries(['--card-bg', '--card-on-bg', '--card-spare-bg', '--card-on-edge', '--hint-edge',
-    '--suit-s', '--suit-h', '--suit-d', '--suit-c', '--ink', '--muted', '--bg', '--felt']
+    '--suit-s', '--suit-h', '--suit-d', '--suit-c', '--ink', '--muted', '--bg', '--felt',
+    '--focus', '--focus-ring']
     .map((k) => [k, s.getPropertyValue(k).trim()])); }"""
 
 
@@ -366,6 +367,9 @@ def _check_card_colours(p: dict[str, str], four: bool) -> None:
     # the page's text
     assert contrast(p["--ink"], p["--bg"]) >= 4.5 and contrast(p["--muted"], p["--bg"]) >= 4.5
     assert contrast("#ffffff", p["--felt"]) >= 4.5  # the board's words on the felt
+    # the focus ring: its dark tone on the page and the cards, its amber on the felt
+    assert min(contrast(p["--focus-ring"], x) for x in (p["--bg"], p["--card-bg"], p["--card-on-bg"])) >= 3
+    assert contrast(p["--focus"], p["--felt"]) >= 3 and contrast(p["--focus"], p["--focus-ring"]) >= 3
 
 
 def test_four_colour_deck_is_remembered_and_every_colour_passes_aa(phone, live):
