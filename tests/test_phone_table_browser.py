@@ -372,8 +372,8 @@ def _check_card_colours(p: dict[str, str], four: bool) -> None:
     assert contrast(p["--focus"], p["--felt"]) >= 3 and contrast(p["--focus"], p["--focus-ring"]) >= 3
 
 
-def test_four_colour_deck_is_remembered_and_every_colour_passes_aa(phone, live):
-    page = phone
+def test_four_colour_deck_is_remembered_and_every_colour_passes_aa(screen, live):
+    _, page = screen
     _start(page, live, "big-two", seed=5, bots="baseline")
     _check_card_colours(page.evaluate(PROPS), four=False)
     assert page.get_attribute("html", "data-deck") == "two"
@@ -387,7 +387,7 @@ def test_four_colour_deck_is_remembered_and_every_colour_passes_aa(phone, live):
         first = diamonds.first
         colour = first.evaluate("e => getComputedStyle(e).color")
         assert contrast(colour, props["--suit-d"]) == pytest.approx(1.0)
-        first.tap()
+        _press(page, f'#my-hand .card[data-card="{first.get_attribute("data-card")}"]')
         on = first.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
         assert contrast(on[0], props["--suit-d"]) == pytest.approx(1.0)
         assert contrast(on[1], props["--card-on-bg"]) == pytest.approx(1.0)
@@ -404,19 +404,20 @@ def test_four_colour_deck_is_remembered_and_every_colour_passes_aa(phone, live):
 
 # ---------------------------------------------------------------- what players expect
 @pytest.mark.parametrize("game", ["big-two", "da-san"])
-def test_the_others_leftover_cards_are_shown_at_the_end(game, browser, live):
-    with watched_page(browser, live.url, DESKTOP) as page:
-        _start(page, live, game, seed=7, bots="random")
-        _first_moves_to_the_end(page)
-        final = _view(live, page)
-        obs = final["observation"]
-        kept = (obs.get("result") or obs.get("settlement"))["hands"]
-        assert final["leftovers"] == kept
-        shown = {int(x.get_attribute("data-seat")): x.locator(".card").evaluate_all(
-            "els => els.map(e => e.dataset.card)")
-            for x in page.locator("#leftovers .leftover").all()}
-        assert shown == {q: kept[q] for q in range(len(kept)) if q != final["seat"]}
-        assert sum(len(v) for v in shown.values()) > 0
+def test_the_others_leftover_cards_are_shown_at_the_end(game, screen, live):
+    name, page = screen
+    _start(page, live, game, seed=7, bots="random")
+    _first_moves_to_the_end(page)
+    final = _view(live, page)
+    obs = final["observation"]
+    kept = (obs.get("result") or obs.get("settlement"))["hands"]
+    assert final["leftovers"] == kept
+    shown = {int(x.get_attribute("data-seat")): x.locator(".card").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+        for x in page.locator("#leftovers .leftover").all()}
+    assert shown == {q: kept[q] for q in range(len(kept)) if q != final["seat"]}
+    assert sum(len(v) for v in shown.values()) > 0
+    _check_fits(page, f"{name} {game} settled", name == "phone")
 
 
 def test_replaying_a_deal_meets_the_same_bot_moves(browser, live):
