@@ -98,9 +98,10 @@ def count_valid(body: ValidRequest) -> dict:
 @offload()
 def review_hands(body: ReviewRequest) -> dict:
     """Review hands played elsewhere: each hand's EV, the best EV, EV lost and the kind of
-    mistake; the summary (EV lost with a 95% CI, per mistake class, the costliest hands)."""
+    mistake; the summary (EV lost with a 95% bootstrap interval, per mistake class, the
+    costliest hands). The text's lines are rows as plain text or JSON objects."""
     if (body.text is None) == (body.hands is None):
-        raise InputError("give the played hands either as text (JSON lines) or as hands, not both")
+        raise InputError("give the played hands either as text (one a line) or as hands, not both")
     lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
     if len(lines) > MAX_REVIEW_LINES:
         raise InputError(f"a review takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
