@@ -48,9 +48,10 @@ from solver.games.capsa.kernels.encoding import (
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
-    _back_bound,
+    _back_caps,
     _hand_counters,
     _left_counters,
+    _lookups,
     _next_back,
     _nonseparable,
     _offer,
@@ -121,8 +122,14 @@ def _clamped(r, s, ks, an, nk, pw, pt, lr, coef):
 
 
 @njit
-def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
-    """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``."""
+def removal_tables(hand, rm, out_pw, out_pt, out_lr):
+    """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``
+    (``rm``: :class:`~solver.games.capsa.prepared.RemovalModel`)."""
+    _removal_tables(hand, rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef, out_pw, out_pt, out_lr)
+
+
+@njit
+def _removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -133,10 +140,11 @@ def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
 
 
 @njit
-def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
+def removal_row_terms(hand, rm, rows, out_w, out_t, out_l):
     """Win and tie chances and the opponent's royalty on its wins of the rows ``rows`` (N, 3:
     front, middle, back strengths) of ``hand``, each (N, 3): the entries of
     :func:`removal_tables` for those strengths only."""
+    alpha, pw, pt, lr, coef = rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -147,9 +155,10 @@ def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
 
 
 @njit
-def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
+def removal_odds(hand, rm, rows, out_w, out_t):
     """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
     ``hand`` against its opponent's shifted tables: (N, 3) each."""
+    alpha, pw, pt, lr, coef = rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -170,7 +179,7 @@ def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pair
     hpt = np.empty(pw.shape)
     hlr = np.empty(pw.shape)
     for h in range(hands.shape[0]):
-        removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
+        _removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
         table_best_many_full(hands[h:h + 1], card_word, rank5, flush5, rank3, comb5, comb3,
                              pairs, hpw, hpt, hlr, roy, scoring, bonus, net, single, joint,
                              out_split[h:h + 1], out_ev[h:h + 1], out_rows[h:h + 1])
@@ -208,10 +217,7 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
 
 
 @njit
-def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
-                front_floor, terms, lut, alpha, pw, pt, lr, coef, roy,
-                scoring, bonus, net, single, joint, k, slot, seen, epoch, out_split, out_ev, out_rows,
-                out_n, out_odds):
+def removal_top(hands, lk, model, sc, k, scratch, out):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
 
@@ -223,7 +229,16 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
 
     ``slot`` (S,), ``seen`` (S,) and ``epoch`` (1,) are scratch kept by the caller between
     calls (one set per thread): ``seen[s]`` marks the strengths met in the hand numbered
-    ``epoch[0] + h`` and ``slot[s]`` where their terms are, so a call clears nothing."""
+    ``epoch[0] + h`` and ``slot[s]`` where their terms are, so a call clears nothing. The
+    arguments are ``table_top``'s, with ``model`` a
+    :class:`~solver.games.capsa.prepared.RemovalModel`."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, lut = _lookups(lk)
+    front_floor = lk.front_floor
+    alpha, pw, pt, lr, coef, roy = (model.alpha, model.pw, model.pt, model.lr, model.coef,
+                                    model.roy)
+    scoring, bonus, net, single, joint = sc.code, sc.bonus, sc.net, sc.single, sc.joint
+    slot, seen, epoch = scratch.slot, scratch.seen, scratch.epoch
+    out_split, out_ev, out_rows, out_n, out_odds = out.split, out.ev, out.rows, out.found, out.odds
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -374,7 +389,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     wb = bv[sa, 0]
                     xb = bv[sa, 2]
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    _, cap, fs = _back_bound(cx, sx, va, terms, lut, scoring, bonus, joint)
+                    cap, fs = _back_caps(cx, sx, va, lut)
                     if fs < 0:
                         continue
                     ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus, joint) + 1e-9
