@@ -44,7 +44,7 @@ from bench_capsa_removal_fidelity import disjoint_from, pool  # noqa: E402
 from solver.games.capsa.kernel_args import kernel_params  # noqa: E402
 from solver.games.capsa.kernels import table as KT  # noqa: E402
 from solver.games.capsa.kernels.table import NO_JOINT  # noqa: E402
-from solver.games.capsa.prepared import Scoring, prepare  # noqa: E402
+from solver.games.capsa.prepared import prepare  # noqa: E402
 from solver.games.capsa.rules import Rules, resolve_rules  # noqa: E402
 from solver.games.capsa.search import hand_tables, search_best  # noqa: E402
 from solver.games.capsa.strategy.tables import tables_for  # noqa: E402
@@ -91,7 +91,7 @@ def modelled(rules: Rules, splits: np.ndarray, w: np.ndarray, t: np.ndarray,
         return (2 * w + t - 1).sum(1) + majority_from_copula(w, t, joint)
     out = np.empty(len(splits))
     KT.split_values(splits, w, t, np.zeros_like(w), rules.royalty_array,
-                    Scoring(*kernel_params(rules), NO_JOINT if joint is None else joint), out)
+                    (*kernel_params(rules), NO_JOINT if joint is None else joint), out)
     return out
 
 

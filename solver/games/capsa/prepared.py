@@ -1,6 +1,7 @@
 """What every search of one call reads, built once: :class:`Prepared` holds the rules, the
 strategy tables and, on first use, the arrays the Capsa kernels take, in the named groups
-they take them in (numba reads these named tuples as one argument each):
+they take them in (each group one argument, a plain tuple in the named tuple's order:
+:meth:`Prepared.kernel_group`):
 
 - :class:`Lookups`: card words, strength tables, subset positions, the caps lookup;
 - :class:`Scoring`: the rules as kernel scalars, with the tables' joint model of the rows;
@@ -305,9 +306,27 @@ class Prepared:
         return LazyModel(self.removal_model, gsep, slab, ubany)
 
     @cached_property
+    def _flat(self) -> dict[str, tuple]:
+        return {}
+
+    def kernel_group(self, name: str) -> tuple:
+        """The group ``name`` (``lookups``, ``scoring``, ``plain_model``, ``removal_model`` or
+        ``lazy_model``) as the kernels take it, built once: a plain tuple in the named
+        tuple's field order (numba reads a plain tuple's types several times faster than a
+        named one's: 2.3 against 8.8 us a call for nine arrays)."""
+        if name not in self._flat:
+            self._flat[name] = _plain(getattr(self, name))
+        return self._flat[name]
+
+    @cached_property
     def plain(self) -> Prepared:
         """The same rules and tables without card removal."""
         return prepare(self.rules, plain_tables(self.tables))
+
+
+def _plain(group: tuple) -> tuple:
+    """A named tuple as a plain one, the named tuples in it too."""
+    return tuple(_plain(x) if isinstance(x, tuple) else x for x in group)
 
 
 @lru_cache(maxsize=MAX_PREPARED)

@@ -55,7 +55,8 @@ def hand_tables(prep: Prepared, hand: np.ndarray) -> StrategyTables:
     if st.removal is None:
         return st
     pw, pt, lr = (np.empty_like(st.pw) for _ in range(3))
-    KR.removal_tables(np.asarray(hand, dtype=np.int64), prep.removal_model, pw, pt, lr)
+    KR.removal_tables(np.asarray(hand, dtype=np.int64), prep.kernel_group("removal_model"),
+                      pw, pt, lr)
     return StrategyTables(pw, pt, lr, st.roy, st.opp_royalty, st.p_natural, st.natural_units,
                           st.preset, joint=st.joint)
 
@@ -71,7 +72,8 @@ def hand_odds(prep: Prepared, hand: np.ndarray,
         return st.pw[idx, rows], st.pt[idx, rows]
     w = np.empty(rows.shape)
     t = np.empty(rows.shape)
-    KR.removal_odds(np.asarray(hand, dtype=np.int64), prep.removal_model, rows, w, t)
+    KR.removal_odds(np.asarray(hand, dtype=np.int64), prep.kernel_group("removal_model"), rows,
+                    w, t)
     return w, t
 
 
@@ -87,11 +89,11 @@ def split_values(prep: Prepared, hand: np.ndarray, rows: np.ndarray) -> np.ndarr
         w, t, l = st.pw[idx, rows], st.pt[idx, rows], st.lr[idx, rows]
     else:
         w, t, l = (np.empty(rows.shape) for _ in range(3))
-        KR.removal_row_terms(np.asarray(hand, dtype=np.int64), prep.removal_model, rows, w, t,
-                             l)
+        KR.removal_row_terms(np.asarray(hand, dtype=np.int64), prep.kernel_group("removal_model"),
+                             rows, w, t, l)
     out = np.empty(len(rows))
     KT.split_values(rows, np.ascontiguousarray(w), np.ascontiguousarray(t),
-                    np.ascontiguousarray(l), st.roy, prep.scoring, out)
+                    np.ascontiguousarray(l), st.roy, prep.kernel_group("scoring"), out)
     return out
 
 
@@ -123,10 +125,10 @@ DEFAULT_KERNEL = "lazy"
 def _model(prep: Prepared, kernel: str) -> tuple[Any, tuple]:
     """The search kernel for the prepared tables and the value model it reads."""
     if not prep.card_removal:
-        return KS.table_top, prep.plain_model
+        return KS.table_top, prep.kernel_group("plain_model")
     if kernel == "lazy":
-        return KL.lazy_top, prep.lazy_model
-    return KR.removal_top, prep.removal_model
+        return KL.lazy_top, prep.kernel_group("lazy_model")
+    return KR.removal_top, prep.kernel_group("removal_model")
 
 
 def search_top(hands: np.ndarray, prep: Prepared, k: int = 1, kernel: str | None = None) -> TopK:
@@ -143,8 +145,8 @@ def search_top(hands: np.ndarray, prep: Prepared, k: int = 1, kernel: str | None
     out = TopK(np.full((n, k), -1, dtype=np.int64), np.full((n, k), -np.inf),
                np.zeros((n, k, 3), dtype=np.int32), np.zeros(n, dtype=np.int64),
                np.zeros((n, k, 7)))
-    fn(hands, prep.lookups, model, prep.scoring, k, _scratch(TABLES[prep.rules.wheel].size),
-       out)
+    fn(hands, prep.kernel_group("lookups"), model, prep.kernel_group("scoring"), k,
+       tuple(_scratch(TABLES[prep.rules.wheel].size)), tuple(out))
     return out
 
 

@@ -46,7 +46,6 @@ from solver.games.capsa.kernels.search import (
     _flush_left,
     _hand_counters,
     _left_counters,
-    _lookups,
     _next_back,
     _nonseparable,
     _offer,
@@ -85,23 +84,16 @@ def _exact(r, s, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy, n
 
 
 @njit
-def lazy_top(hands, lk, model, sc, k, scratch, out):
+def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+              lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
+              bonus, net, single, joint, k, slot, seen, xslot, xseen, epoch, out_split,
+              out_ev, out_rows, out_n, out_odds):
     """:func:`solver.games.capsa.kernels.removal.removal_top`'s outputs (the same values,
     order and ties) with the exact row terms computed lazily.
 
     Scratch kept by the caller between calls (one set per thread), so a call clears nothing:
     hand ``h`` is number ``epoch[0] + h``; ``seen``/``slot`` (S,) place a strength's cheap
-    bounds, ``xseen``/``xslot`` (3, S) its exact terms per row. The arguments are
-    ``table_top``'s, with ``model`` a :class:`~solver.games.capsa.prepared.LazyModel`."""
-    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, lut = _lookups(lk)
-    front_floor = lk.front_floor
-    rm = model.removal
-    alpha, pw, pt, lr, coef, roy = rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef, rm.roy
-    gsep, slab, ubany = model.gsep, model.slab, model.ubany
-    scoring, bonus, net, single, joint = sc.code, sc.bonus, sc.net, sc.single, sc.joint
-    slot, seen, xslot, xseen, epoch = (scratch.slot, scratch.seen, scratch.xslot, scratch.xseen,
-                                       scratch.epoch)
-    out_split, out_ev, out_rows, out_n, out_odds = out.split, out.ev, out.rows, out.found, out.odds
+    bounds, ``xseen``/``xslot`` (3, S) its exact terms per row."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -332,3 +324,20 @@ def lazy_top(hands, lk, model, sc, k, scratch, out):
             b = xslot[2, brow[i, 2]]
             _write_odds(h, i, xv[0, f, 0], xv[1, mm, 0], xv[2, b, 0], xv[0, f, 1],
                         xv[1, mm, 1], xv[2, b, 1], joint, out_odds)
+
+
+@njit
+def lazy_top(hands, lk, model, sc, k, scratch, out):
+    """:func:`_lazy_top` with the search kernels' groups (see
+    :func:`solver.games.capsa.kernels.search.table_top`), ``model`` a
+    :class:`~solver.games.capsa.prepared.LazyModel`."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    rm, gsep, slab, ubany = model
+    alpha, pw, pt, lr, coef, roy = rm
+    scoring, bonus, net, single, joint = sc
+    slot, seen, _, _, xslot, xseen, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+              lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring, bonus, net, single,
+              joint, k, slot, seen, xslot, xseen, epoch, out_split, out_ev, out_rows, out_n,
+              out_odds)

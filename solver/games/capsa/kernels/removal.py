@@ -51,7 +51,6 @@ from solver.games.capsa.kernels.search import (
     _back_caps,
     _hand_counters,
     _left_counters,
-    _lookups,
     _next_back,
     _nonseparable,
     _offer,
@@ -125,7 +124,8 @@ def _clamped(r, s, ks, an, nk, pw, pt, lr, coef):
 def removal_tables(hand, rm, out_pw, out_pt, out_lr):
     """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``
     (``rm``: :class:`~solver.games.capsa.prepared.RemovalModel`)."""
-    _removal_tables(hand, rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef, out_pw, out_pt, out_lr)
+    alpha, pw, pt, lr, coef, _ = rm
+    _removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr)
 
 
 @njit
@@ -144,7 +144,7 @@ def removal_row_terms(hand, rm, rows, out_w, out_t, out_l):
     """Win and tie chances and the opponent's royalty on its wins of the rows ``rows`` (N, 3:
     front, middle, back strengths) of ``hand``, each (N, 3): the entries of
     :func:`removal_tables` for those strengths only."""
-    alpha, pw, pt, lr, coef = rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef
+    alpha, pw, pt, lr, coef, _ = rm
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -158,7 +158,7 @@ def removal_row_terms(hand, rm, rows, out_w, out_t, out_l):
 def removal_odds(hand, rm, rows, out_w, out_t):
     """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
     ``hand`` against its opponent's shifted tables: (N, 3) each."""
-    alpha, pw, pt, lr, coef = rm.alpha, rm.pw, rm.pt, rm.lr, rm.coef
+    alpha, pw, pt, lr, coef, _ = rm
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -217,7 +217,9 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
 
 
 @njit
-def removal_top(hands, lk, model, sc, k, scratch, out):
+def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                 front_floor, lut, alpha, pw, pt, lr, coef, roy, scoring, bonus, net, single,
+                 joint, k, slot, seen, epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
 
@@ -229,16 +231,7 @@ def removal_top(hands, lk, model, sc, k, scratch, out):
 
     ``slot`` (S,), ``seen`` (S,) and ``epoch`` (1,) are scratch kept by the caller between
     calls (one set per thread): ``seen[s]`` marks the strengths met in the hand numbered
-    ``epoch[0] + h`` and ``slot[s]`` where their terms are, so a call clears nothing. The
-    arguments are ``table_top``'s, with ``model`` a
-    :class:`~solver.games.capsa.prepared.RemovalModel`."""
-    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, lut = _lookups(lk)
-    front_floor = lk.front_floor
-    alpha, pw, pt, lr, coef, roy = (model.alpha, model.pw, model.pt, model.lr, model.coef,
-                                    model.roy)
-    scoring, bonus, net, single, joint = sc.code, sc.bonus, sc.net, sc.single, sc.joint
-    slot, seen, epoch = scratch.slot, scratch.seen, scratch.epoch
-    out_split, out_ev, out_rows, out_n, out_odds = out.split, out.ev, out.rows, out.found, out.odds
+    ``epoch[0] + h`` and ``slot[s]`` where their terms are, so a call clears nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     size = pw.shape[1]
@@ -404,3 +397,18 @@ def removal_top(hands, lk, model, sc, k, scratch, out):
             f, m, b = slot[brow[i, 0]], slot[brow[i, 1]], slot[brow[i, 2]]
             _write_odds(h, i, fv[f, 0], mv[m, 0], bv[b, 0], fv[f, 1], mv[m, 1], bv[b, 1], joint,
                         out_odds)
+
+
+@njit
+def removal_top(hands, lk, model, sc, k, scratch, out):
+    """:func:`_removal_top` with the search kernels' groups (see
+    :func:`solver.games.capsa.kernels.search.table_top`), ``model`` a
+    :class:`~solver.games.capsa.prepared.RemovalModel`."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    alpha, pw, pt, lr, coef, roy = model
+    scoring, bonus, net, single, joint = sc
+    slot, seen, _, _, _, _, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                 front_floor, lut, alpha, pw, pt, lr, coef, roy, scoring, bonus, net, single,
+                 joint, k, slot, seen, epoch, out_split, out_ev, out_rows, out_n, out_odds)

@@ -320,24 +320,16 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
     return cand[c]
 
 
-@njit(inline="always")
-def _lookups(lk):
-    """The arrays of :class:`~solver.games.capsa.prepared.Lookups` every search reads."""
-    return (lk.card_word, lk.rank5, lk.flush5, lk.rank3, lk.comb5, lk.comb3, lk.back_splits,
-            lk.caps_lut)
-
-
 @njit
-def table_top(hands, lk, model, sc, k, scratch, out):
+def _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+               terms, lut, scoring, bonus, net, single, joint, k, bseen, bval,
+               epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
-    strategy, into ``out`` (:class:`~solver.games.capsa.search.TopK`): packed splits (N, k),
-    values (N, k), rows (N, k, 3: front, middle, back), how many were found (N,) and their
-    odds (N, k, 7: see ``_write_odds``). The arguments are the named groups of
-    :mod:`solver.games.capsa.prepared` (``lk`` :class:`Lookups`, ``model``
-    :class:`PlainModel`, ``sc`` :class:`Scoring`), the same order for every search kernel.
-    ``lut``: the caps lookup (``StrengthTables.caps_lut``: rank5, rank3, then
-    ``class_cap[c, r]``, the strongest 5-card strength of hand class ``c`` whose leading rank
-    is ``r``, then ``front_floor``).
+    strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
+    many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``lut``: the caps
+    lookup (``StrengthTables.caps_lut``: rank5, rank3, then ``class_cap[c, r]``, the
+    strongest 5-card strength of hand class ``c`` whose leading rank is ``r``, then
+    ``front_floor``).
 
     Backs of one strength hold the same ranks, so they leave the same rank counters: unless
     a back leaves a flush (then its suits matter), its second bound is the first one computed
@@ -345,11 +337,6 @@ def table_top(hands, lk, model, sc, k, scratch, out):
     computed it). ``bseen``, ``bval`` (per strength) and ``epoch`` (1,) are scratch the
     caller keeps between calls: hand ``h`` is number ``epoch[0] + h``, so a call clears
     nothing."""
-    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, lut = _lookups(lk)
-    terms = model.terms
-    scoring, bonus, net, single, joint = sc.code, sc.bonus, sc.net, sc.single, sc.joint
-    bseen, bval, epoch = scratch.bseen, scratch.bval, scratch.epoch
-    out_split, out_ev, out_rows, out_n, out_odds = out.split, out.ev, out.rows, out.found, out.odds
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
     v5 = np.empty(n5, dtype=np.int32)
@@ -461,6 +448,26 @@ def table_top(hands, lk, model, sc, k, scratch, out):
             f, m, b = brow[i, 0], brow[i, 1], brow[i, 2]
             _write_odds(h, i, terms[WF, f], terms[WM, m], terms[WB, b], terms[TF, f],
                         terms[TM, m], terms[TB, b], joint, out_odds)
+
+
+@njit
+def table_top(hands, lk, model, sc, k, scratch, out):
+    """The ``k`` best distinct row-strength triples of each hand (N, 13) under the plain
+    tables, into ``out`` (:class:`~solver.games.capsa.search.TopK`: packed splits, values,
+    rows, how many, odds; see :func:`_table_top`). Every search kernel takes the same
+    groups in the same order, each a plain tuple in the field order of its named tuple in
+    :mod:`solver.games.capsa.prepared`: ``lk`` :class:`Lookups`, ``model`` the value model
+    (here :class:`PlainModel`), ``sc`` :class:`Scoring`, ``k``, ``scratch``
+    (``search._Scratch``) and ``out``. It unpacks them and calls the search with flat
+    arguments, so the search compiles as it did with them."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    (terms,) = model
+    scoring, bonus, net, single, joint = sc
+    _, _, bseen, bval, _, _, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+               terms, lut, scoring, bonus, net, single, joint, k, bseen, bval, epoch, out_split,
+               out_ev, out_rows, out_n, out_odds)
 
 
 @njit

@@ -276,7 +276,7 @@ def split_values(rows, w, t, l, roy, sc, out):
     (N, 3), royalty units per row and strength ``roy`` (3, S), the scoring ``sc``
     (:class:`~solver.games.capsa.prepared.Scoring`). The same operations in the same order
     as :func:`table_valid_evs`, so a split's value is the same to the last bit."""
-    scoring, bonus, net, single, joint = sc.code, sc.bonus, sc.net, sc.single, sc.joint
+    scoring, bonus, net, single, joint = sc
     simple = (scoring != TWO_FOUR) and not single
     sep = np.empty(3)
     x = np.empty(3)
