@@ -35,15 +35,16 @@ class _Scratch(NamedTuple):
     epoch: np.ndarray  # (1,) the number of the next hand
 
 
-def _scratch(size: int) -> _Scratch:
-    """This thread's :class:`_Scratch` for ``size`` strengths."""
+def _scratch(size: int) -> tuple[np.ndarray, ...]:
+    """This thread's :class:`_Scratch` for ``size`` strengths, as the kernels take it (a
+    plain tuple)."""
     buf = getattr(_LOCAL, "scratch", None)
-    if buf is None or buf.seen.shape[0] != size:
-        buf = _LOCAL.scratch = _Scratch(
+    if buf is None or buf[1].shape[0] != size:
+        buf = _LOCAL.scratch = tuple(_Scratch(
             np.empty(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
             np.full(size, -1, dtype=np.int64), np.empty(size),
             np.empty((3, size), dtype=np.int64), np.full((3, size), -1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64))
+            np.zeros(1, dtype=np.int64)))
     return buf
 
 
@@ -142,12 +143,11 @@ def search_top(hands: np.ndarray, prep: Prepared, k: int = 1, kernel: str | None
     fn, model = _model(prep, kernel)
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
     n = len(hands)
-    out = TopK(np.full((n, k), -1, dtype=np.int64), np.full((n, k), -np.inf),
-               np.zeros((n, k, 3), dtype=np.int32), np.zeros(n, dtype=np.int64),
-               np.zeros((n, k, 7)))
+    out = (np.full((n, k), -1, dtype=np.int64), np.full((n, k), -np.inf),
+           np.zeros((n, k, 3), dtype=np.int32), np.zeros(n, dtype=np.int64), np.zeros((n, k, 7)))
     fn(hands, prep.kernel_group("lookups"), model, prep.kernel_group("scoring"), k,
-       tuple(_scratch(TABLES[prep.rules.wheel].size)), tuple(out))
-    return out
+       _scratch(TABLES[prep.rules.wheel].size), out)
+    return TopK(*out)
 
 
 def search_best(hands: np.ndarray, prep: Prepared, k: int = 1, kernel: str | None = None

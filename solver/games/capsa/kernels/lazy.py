@@ -37,8 +37,11 @@ from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.removal import (
     BLOCK_BITS,
     _block_bound,
+    _clear_blocks,
+    _into_block,
     _rank_weights,
     _row_value,
+    _running_blocks,
 )
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
@@ -48,7 +51,8 @@ from solver.games.capsa.kernels.search import (
     _left_counters,
     _next_back,
     _nonseparable,
-    _offer,
+    _offer_k,
+    _search_buffers,
     _write_odds,
     _write_top,
 )
@@ -98,15 +102,7 @@ def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     n3 = comb3.shape[0]
     size = pw.shape[1]
     nb = (size >> BLOCK_BITS) + 1
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
-    cand = np.empty(n5, dtype=np.int64)
-    cub = np.empty(n5)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     evs = np.empty(56)
     kcap = np.empty(n5, dtype=np.int64)    # middle cap of each candidate back
     kfs = np.empty(n5, dtype=np.int64)     # front cap
@@ -144,13 +140,7 @@ def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
         xn[0] = 0
         xn[1] = 0
         xn[2] = 0
-        for b in range(nb):
-            pre[0, b] = -np.inf
-            pre[1, b] = -np.inf
-            pre[2, b] = np.inf
-            pre[3, b] = -np.inf
-            pre[4, b] = -np.inf
-            pre[5, b] = np.inf
+        _clear_blocks(pre)
         nf = 0
         for i in range(n3):
             s = v3[i]
@@ -158,10 +148,7 @@ def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 seen[s] = hid
                 slot[s] = nf
                 _cheap(0, s, ks, an, nk, gsep, slab, m, cf, nf)
-                b = s >> BLOCK_BITS
-                pre[0, b] = max(pre[0, b], cf[nf, 0])
-                pre[1, b] = max(pre[1, b], cf[nf, 1])
-                pre[2, b] = min(pre[2, b], cf[nf, 2])
+                _into_block(pre, 0, s, cf[nf, 0], cf[nf, 1], cf[nf, 2])
                 nf += 1
             s3[i] = slot[s]
         top = 0
@@ -176,21 +163,12 @@ def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                 dist5[nd] = s
                 head[nd] = -1
                 _cheap(1, s, ks, an, nk, gsep, slab, m, cm, nd)
-                b = s >> BLOCK_BITS
-                pre[3, b] = max(pre[3, b], cm[nd, 0])
-                pre[4, b] = max(pre[4, b], cm[nd, 1])
-                pre[5, b] = min(pre[5, b], cm[nd, 2])
+                _into_block(pre, 3, s, cm[nd, 0], cm[nd, 1], cm[nd, 2])
                 nd += 1
             s5[i] = slot[s]
             nxt[i] = head[s5[i]]  # the 5-card subsets of each strength, as a linked list
             head[s5[i]] = i
-        for b in range(1, nb):
-            pre[0, b] = max(pre[0, b], pre[0, b - 1])
-            pre[1, b] = max(pre[1, b], pre[1, b - 1])
-            pre[2, b] = min(pre[2, b], pre[2, b - 1])
-            pre[3, b] = max(pre[3, b], pre[3, b - 1])
-            pre[4, b] = max(pre[4, b], pre[4, b - 1])
-            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        _running_blocks(pre)
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
         thr = -1e300
@@ -271,9 +249,8 @@ def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                                    tb, xv[0, i0, 3], xv[1, im, 3], rb, xv[0, i0, 4],
                                    xv[1, im, 4], lb, scoring, bonus, net, single, joint, True)
                 if ev >= thr:
-                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow,
+                                      thr)
             if pos == 0:
                 # no back below s_min can reach thr, whatever hand misses m ranks
                 s_min = np.searchsorted(ubany[m], thr)

@@ -53,7 +53,8 @@ from solver.games.capsa.kernels.search import (
     _left_counters,
     _next_back,
     _nonseparable,
-    _offer,
+    _offer_k,
+    _search_buffers,
     _write_odds,
     _write_top,
 )
@@ -203,6 +204,41 @@ def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out, i):
 
 
 @njit(inline="always")
+def _clear_blocks(pre):
+    """Empty per-block extremes: (best separable value, best win, least loss) of the
+    fronts in rows 0-2, of the middles in rows 3-5."""
+    for b in range(pre.shape[1]):
+        pre[0, b] = -np.inf
+        pre[1, b] = -np.inf
+        pre[2, b] = np.inf
+        pre[3, b] = -np.inf
+        pre[4, b] = -np.inf
+        pre[5, b] = np.inf
+
+
+@njit(inline="always")
+def _into_block(pre, row, s, sep, w, x):
+    """Count a front (``row`` 0) or a middle (``row`` 3) of strength ``s`` with separable
+    value ``sep``, win chance ``w`` and loss chance ``x`` (or bounds of them) in its block."""
+    b = s >> BLOCK_BITS
+    pre[row, b] = max(pre[row, b], sep)
+    pre[row + 1, b] = max(pre[row + 1, b], w)
+    pre[row + 2, b] = min(pre[row + 2, b], x)
+
+
+@njit(inline="always")
+def _running_blocks(pre):
+    """Each block's extremes over it and every block below: what bounds a row capped there."""
+    for b in range(1, pre.shape[1]):
+        pre[0, b] = max(pre[0, b], pre[0, b - 1])
+        pre[1, b] = max(pre[1, b], pre[1, b - 1])
+        pre[2, b] = min(pre[2, b], pre[2, b - 1])
+        pre[3, b] = max(pre[3, b], pre[3, b - 1])
+        pre[4, b] = max(pre[4, b], pre[4, b - 1])
+        pre[5, b] = min(pre[5, b], pre[5, b - 1])
+
+
+@njit(inline="always")
 def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
     """Value bound of a back (separable value ``sep_b``, win ``w_b``, loss ``x_b``) whose
     middle is at most ``cap`` and front at most ``fs``: the best separable values of the
@@ -236,15 +272,7 @@ def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_spli
     n3 = comb3.shape[0]
     size = pw.shape[1]
     nb = (size >> BLOCK_BITS) + 1
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
-    cand = np.empty(n5, dtype=np.int64)
-    cub = np.empty(n5)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     order = np.empty(0, dtype=np.int64)
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
@@ -268,13 +296,7 @@ def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_spli
         hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
         nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
-        for b in range(nb):
-            pre[0, b] = -np.inf
-            pre[1, b] = -np.inf
-            pre[2, b] = np.inf
-            pre[3, b] = -np.inf
-            pre[4, b] = -np.inf
-            pre[5, b] = np.inf
+        _clear_blocks(pre)
         nf = 0
         for i in range(n3):
             s = v3[i]
@@ -282,10 +304,7 @@ def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_spli
                 seen[s] = hid
                 slot[s] = nf
                 _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, fv, nf)
-                b = s >> BLOCK_BITS
-                pre[0, b] = max(pre[0, b], fv[nf, 5])
-                pre[1, b] = max(pre[1, b], fv[nf, 0])
-                pre[2, b] = min(pre[2, b], fv[nf, 2])
+                _into_block(pre, 0, s, fv[nf, 5], fv[nf, 0], fv[nf, 2])
                 nf += 1
             s3[i] = slot[s]
         top = 0
@@ -300,19 +319,10 @@ def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_spli
                 dist5[nd] = s
                 _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, mv, nd)
                 _row_value(2, s, ks, an, nk, pw, pt, lr, coef, roy, net, bv, nd)
-                b = s >> BLOCK_BITS
-                pre[3, b] = max(pre[3, b], mv[nd, 5])
-                pre[4, b] = max(pre[4, b], mv[nd, 0])
-                pre[5, b] = min(pre[5, b], mv[nd, 2])
+                _into_block(pre, 3, s, mv[nd, 5], mv[nd, 0], mv[nd, 2])
                 nd += 1
             s5[i] = slot[s]
-        for b in range(1, nb):
-            pre[0, b] = max(pre[0, b], pre[0, b - 1])
-            pre[1, b] = max(pre[1, b], pre[1, b - 1])
-            pre[2, b] = min(pre[2, b], pre[2, b - 1])
-            pre[3, b] = max(pre[3, b], pre[3, b - 1])
-            pre[4, b] = max(pre[4, b], pre[4, b - 1])
-            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        _running_blocks(pre)
         for d in range(nd):
             s = dist5[d]
             fs = front_floor[s]
@@ -367,9 +377,8 @@ def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_spli
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
                                    scoring, bonus, net, single, joint, True)
                 if ev >= thr:
-                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow,
+                                      thr)
             if pos == 0:
                 for a in range(n5):
                     va = v5[a]

@@ -260,6 +260,27 @@ def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
 
 
 @njit(inline="always")
+def _offer_k(ev, p, f, m, b, k, n, bev, bp, brow, thr):
+    """:func:`_offer`, then the value a split must reach from now on: just under the
+    ``k``-th best once ``k`` are held (``thr`` until then). Returns (count, threshold)."""
+    n = _offer(ev, p, f, m, b, k, n, bev, bp, brow)
+    if n == k:
+        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+    return n, thr
+
+
+@njit(inline="always")
+def _search_buffers(n5, n3, k):
+    """What every search kernel allocates once a call: the hand's subset strengths ``v5``,
+    ``v3``, its cards' rank and suit counter words, the best-``k`` buffer (values, packed
+    splits, rows) and the candidate backs with their bounds."""
+    return (np.empty(n5, dtype=np.int32), np.empty(n3, dtype=np.int32),
+            np.empty(13, dtype=np.int64), np.empty(13, dtype=np.int64), np.empty(k),
+            np.empty(k, dtype=np.int64), np.empty((k, 3), dtype=np.int64),
+            np.empty(n5, dtype=np.int64), np.empty(n5))
+
+
+@njit(inline="always")
 def _hand_counters(hand, rcw, scw):
     """Per card, its rank and suit counter words (``rcw``, ``scw``); returns the hand's sums."""
     hand_rc = 0
@@ -339,16 +360,8 @@ def _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits
     nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     evs = np.empty(56)
-    cand = np.empty(comb5.shape[0], dtype=np.int64)
-    cub = np.empty(comb5.shape[0])
     order = np.empty(0, dtype=np.int64)
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
@@ -416,10 +429,8 @@ def _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits
                                            single, joint, True)
                         if ev < thr:
                             continue
-                    n = _offer(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,
-                               brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,
+                                      brow, thr)
             if pos == 0:
                 # bound every other back; keep those that can reach the k-th best so far
                 s_min = np.searchsorted(terms[UBS], thr)  # weakest back that can reach it
