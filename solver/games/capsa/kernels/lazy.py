@@ -6,7 +6,7 @@ strength a hand holds (about 900 of them, each 21 coefficients from a 7 MB table
 searches; most of them bound splits that are never scored. Here a hand starts from a cheap
 upper bound of each row's separable value and win chance and a lower bound of its loss
 chance, read from two small tables built once per (tables, rules)
-(:func:`solver.games.capsa.search.lazy_terms`):
+(:func:`solver.games.capsa.prepared.build_lazy_terms`):
 
 - ``gsep[r, s, k]``: how row ``r``'s separable value at strength ``s`` moves per unit of rank
   ``k``'s weight (``(2 + royalty) D + delta - E``, or ``2 D + delta`` with net royalties), so

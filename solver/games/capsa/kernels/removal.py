@@ -16,7 +16,7 @@ order overshoots where a strength is rare). The kernels take the tables already 
 hand holding one card of every rank (``pw1 = pw + alpha * sum_k D[k]`` and so on) and add
 ``alpha * (n_k - 1)`` times each rank's terms: a hand holds 13 cards, so only its missing
 ranks and its pairs and more count, about 7 ranks of 13. ``coef[row, s, k] = (D, delta, E)`` is built once
-per tables (:func:`solver.games.capsa.search.removal_terms`). The shift is linear, so a hand
+per tables (:func:`solver.games.capsa.prepared.build_removal_terms`). The shift is linear, so a hand
 needs only the entries of the strengths its subsets have (a few hundred of the 7,917).
 Tables with suit terms (the opponent's flushes depend on my suits, which the ranks' terms
 average out) carry 14 more entries per row and strength after the ranks', one per count of
