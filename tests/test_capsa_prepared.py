@@ -42,3 +42,15 @@ def test_a_copy_with_other_arrays_is_searched_with_its_own_arrays():
     assert prep.tables is worse and prep is not prepare(r, st)
     hands = deal(np.random.default_rng(5), 30, 1)[:, 0]
     assert not np.array_equal(search_best(hands, prep)[1], search_best(hands, prepare(r, st))[1])
+
+
+def test_tables_read_again_are_prepared_again_and_kept():
+    """When the tables' own cache has let them go and read them again, the next prepare builds
+    from the new object and keeps it (not a fresh build on every call)."""
+    from solver.games.capsa.strategy import tables as tables_mod
+
+    r = resolve_rules({"preset": "standard", "royalty_mode": "net"})
+    before = prepare(r)
+    tables_mod._tables_for.cache_clear()
+    again = prepare(r)
+    assert again is not before and again.tables is tables_for(r) and prepare(r) is again

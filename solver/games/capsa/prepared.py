@@ -17,6 +17,7 @@ any other way are prepared anew, once per call that prepares them.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -329,9 +330,8 @@ def _plain(group: tuple) -> tuple:
     return tuple(_plain(x) if isinstance(x, tuple) else x for x in group)
 
 
-@lru_cache(maxsize=MAX_PREPARED)
-def _prepared(rules: Rules, source: TablesSource) -> Prepared:
-    return Prepared(rules, tables_for(source.rules, source.path, source.card_removal))
+_PREPARED: dict[tuple[Rules, TablesSource], Prepared] = {}
+_PREPARED_LOCK = threading.Lock()
 
 
 def prepare(rules: Rules, tables: StrategyTables | None = None) -> Prepared:
@@ -345,8 +345,15 @@ def prepare(rules: Rules, tables: StrategyTables | None = None) -> Prepared:
     True
     """
     st = tables if tables is not None else tables_for(rules)
-    if st.source is not None:
-        prep = _prepared(rules, st.source)
-        if prep.tables is st:  # not a copy of them with other arrays (a replace() keeps source)
-            return prep
-    return Prepared(rules, st)
+    src = st.source
+    # a copy of file tables with other arrays (replace() keeps the source) is not them
+    if src is None or tables_for(src.rules, src.path, src.card_removal) is not st:
+        return Prepared(rules, st)
+    key = (rules, src)
+    with _PREPARED_LOCK:
+        prep = _PREPARED.get(key)
+        if prep is None or prep.tables is not st:  # new, or the tables were read again
+            if len(_PREPARED) >= MAX_PREPARED:
+                _PREPARED.clear()
+            prep = _PREPARED[key] = Prepared(rules, st)
+        return prep
