@@ -100,12 +100,13 @@ from solver.games.capsa.methods.montecarlo import hand_seed
 from solver.games.capsa.methods.natural import natural_ev_on_deals, table_natural_ev
 from solver.games.capsa.methods.table import expected_points
 from solver.games.capsa.naturals import Natural, detect_natural
+from solver.games.capsa.prepared import Prepared, prepare
 from solver.games.capsa.referee import row_strengths, score
 from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 from solver.games.capsa.search import search_top, split_values
 from solver.games.capsa.splits import Arrangement, parse_hand, unpack_split
 from solver.games.capsa.strategy.play import deal
-from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 from solver.validation import check_bool, check_choice, check_int
 
 METHODS = ("table", "montecarlo")
@@ -585,9 +586,7 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
     samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
     seed = check_int("seed", seed, 0, MAX_SEED)
     card_removal = check_bool("card_removal", card_removal)
-    st = tables_for(r)
-    if not card_removal:
-        st = plain_tables(st)
+    prep = prepare(r, tables_for(r, card_removal=card_removal))
     items: Iterable[str | bytes | Mapping[str, Any]] = (
         split_text(source) if isinstance(source, str) else source)
     done: list[HandReview] = []
@@ -605,7 +604,7 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
             stage = "fields"
             played = parse_played(value)
             stage = "review"
-            done.append(review_hand(played, r, st, opponents, method, samples, seed, line))
+            done.append(review_hand(played, prep, opponents, method, samples, seed, line))
         except (InputError, CardError) as exc:
             code = ("cards" if isinstance(exc, CardError) else
                     "natural" if isinstance(exc, NaturalNotHeld) else stage)
@@ -617,10 +616,12 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
                         seed if method == "montecarlo" else None, card_removal)
 
 
-def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int = 3,
+def review_hand(played: Played, prep: Prepared, opponents: int = 3,
                 method: str = "table", samples: int = 1000, seed: int = 0,
                 line: int = 1) -> HandReview:
-    """The review of one parsed hand (``opponents`` unless its opponents' rows are given)."""
+    """The review of one parsed hand under the prepared rules and tables (``opponents``
+    unless its opponents' rows are given)."""
+    rules, st = prep.rules, prep.tables
     h = played.hand
     n_opp = len(played.opponents) or opponents
     natural = detect_natural(h, rules) if rules.naturals_on else None
@@ -629,8 +630,8 @@ def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int
     if played.rows is None and natural is None:
         raise NaturalNotHeld("natural is true but the hand holds no natural under these rules")
     if method == "table":
-        best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, rules, st, n_opp,
-                                                                   mine_rows, foul, natural)
+        best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, prep, n_opp, mine_rows,
+                                                                   foul, natural)
     else:
         best_split, best_rows, best_ev, my_ev, nat_ev = _montecarlo_evs(
             h, rules, st, n_opp, samples, seed, mine_rows, foul, natural)
@@ -653,12 +654,13 @@ def _foul_value(rules: Rules) -> float:
     return -3.0 - (1.0 if rules.scoring == "two-four" else float(rules.scoop_bonus))
 
 
-def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
+def _table_evs(h: np.ndarray, prep: Prepared, n_opp: int,
                mine_rows: tuple[int, int, int] | None, foul: bool, natural: Natural | None
                ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
     """(best split, its rows, best EV, the player's EV, a declared natural's EV) under the
     tables: one search for the best, the player's split valued as the search values it."""
-    top = search_top(h[None, :], rules, st, 1)
+    rules, st = prep.rules, prep.tables
+    top = search_top(h[None, :], prep, 1)
     f, m, b = (int(x) for x in top.rows[0, 0])
     best_ev = float(expected_points(float(top.ev[0, 0]), n_opp, st, rules))
     my_ev = best_ev
@@ -666,7 +668,7 @@ def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
         if foul:
             value = _foul_value(rules) - (0.0 if rules.royalty_mode == "net" else st.opp_royalty)
         else:
-            value = float(split_values(rules, st, h, np.array([mine_rows]))[0])
+            value = float(split_values(prep, h, np.array([mine_rows]))[0])
         my_ev = float(expected_points(value, n_opp, st, rules))
     nat_ev = None
     if natural is not None:
