@@ -23,6 +23,8 @@ _EXPORTS = {
     "Arrangement": "solver.games.capsa.splits",
     "valid_arrangements": "solver.games.capsa.splits",
     "review": "solver.games.capsa.coach",
+    "profile": "solver.games.capsa.profile",
+    "Profile": "solver.games.capsa.profile",
     "score": "solver.games.capsa.referee",
     "detect_natural": "solver.games.capsa.naturals",
     "Rules": "solver.games.capsa.rules",
