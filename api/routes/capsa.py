@@ -21,6 +21,8 @@ from api.capsa_models import (
     ArrangeResponse,
     BatchRequest,
     BatchResponse,
+    ProfileRequest,
+    ProfileResponse,
     ReviewRequest,
     ReviewResponse,
     RulesIn,
@@ -39,6 +41,7 @@ from solver.games.capsa.limits import (
     MAX_BATCH_SAMPLES,
     MAX_WORK_PER_REQUEST,
 )
+from solver.games.capsa.profile import profile
 from solver.games.capsa.referee import score
 from solver.games.capsa.splits import valid_arrangements
 
@@ -62,7 +65,8 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                   opponent_hands=body.opponent_hands,
                   opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
                   if body.opponent_arrangements else None, max_work=MAX_WORK,
-                  card_removal=body.card_removal, adaptive=body.adaptive)
+                  card_removal=body.card_removal, adaptive=body.adaptive,
+                  opponent_profiles=body.opponent_profiles)
     out = res.to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out
@@ -110,5 +114,21 @@ def review_hands(body: ReviewRequest) -> dict:
     start = time.perf_counter()
     out = review(lines, _rules(body.rules), body.opponents, body.method, body.samples, body.seed,
                  card_removal=body.card_removal).to_dict()
+    out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
+    return out
+
+
+@json_endpoint(bp, "/profile", ProfileRequest, ProfileResponse)
+@offload()
+def profile_player(body: ProfileRequest) -> dict:
+    """Learn how one player sets hands from the hands they showed: the profile (to give back
+    in ``opponent_profiles`` of a Monte Carlo arrange) and what it learnt, in words."""
+    if (body.text is None) == (body.hands is None):
+        raise InputError("give the shown hands either as text (JSON lines) or as hands, not both")
+    lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
+    if len(lines) > MAX_REVIEW_LINES:
+        raise InputError(f"a profile takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
+    start = time.perf_counter()
+    out = profile(lines, _rules(body.rules)).to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out

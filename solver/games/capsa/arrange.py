@@ -37,6 +37,7 @@ from solver.games.capsa.methods.natural import (
 )
 from solver.games.capsa.methods.table import table_arrangements
 from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.profile import ProfileSpec, checked_profiles, profile_setter
 from solver.games.capsa.results import ArrangeResult, RankedArrangement
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand, valid_arrangements
@@ -58,7 +59,8 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
             opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
             tables: StrategyTables | str | os.PathLike[str] | None = None,
             max_work: int | None = None, card_removal: bool = True,
-            adaptive: bool = True) -> ArrangeResult:
+            adaptive: bool = True,
+            opponent_profiles: Sequence[ProfileSpec] | None = None) -> ArrangeResult:
     """Rank the arrangements of a 13-card hand by expected points against the opponents.
 
     ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
@@ -75,6 +77,10 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     ``adaptive`` (``montecarlo`` only): stop sampling once the answer's order is settled
     (:mod:`solver.games.capsa.methods.montecarlo`); ``samples`` is then the most it draws, and
     the answer's ``samples_used`` how many it drew. ``adaptive=False`` always draws them all.
+    ``opponent_profiles`` (``montecarlo`` only): one opponent profile per opponent (a
+    :class:`~solver.games.capsa.profile.Profile`, a profile file or its JSON object, fitted
+    under the same rules); each sampled opponent sets its hands as its profile says instead
+    of as ``table`` does (:func:`~solver.games.capsa.profile.profile_setter`).
     """
     r = resolve_rules(rules)
     check_choice("method", method, METHODS)
@@ -86,6 +92,11 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
         if opponent_hands is not None or opponent_arrangements is not None:
             raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
+    profiles = None
+    if opponent_profiles is not None:
+        if method != "montecarlo":
+            raise InputError("opponent_profiles go with method 'montecarlo'")
+        profiles = checked_profiles(opponent_profiles, r, opponents)
     info = None
     if isinstance(tables, StrategyTables):
         st = tables if method == "montecarlo" else tables_for(r)
@@ -108,8 +119,9 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     if method == "montecarlo":
         n_samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
+        setter = None if profiles is None else profile_setter(profiles, r, st, used_seed)
         ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
-                                                       top, st, max_work, adaptive)
+                                                       top, st, max_work, adaptive, setter)
         if natural is not None:  # on the very deals the rows were scored on
             deals = sampled_deals(h, opponents, n_samples, used_seed)[:used]
             natural = natural.valued(natural_ev_on_deals(natural, r, deals), _best_ev(ranked))

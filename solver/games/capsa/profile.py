@@ -409,7 +409,7 @@ def as_profile(spec: object) -> Profile:
                      f"got {type(spec).__name__}")
 
 
-def opponent_profiles(specs: Sequence[object], rules: Rules, opponents: int) -> list[Profile]:
+def checked_profiles(specs: Sequence[object], rules: Rules, opponents: int) -> list[Profile]:
     """The profiles of ``specs``, one per opponent, fitted under ``rules``."""
     if isinstance(specs, (str, bytes, Mapping, Profile)) or not isinstance(specs, Sequence):
         raise InputError("opponent_profiles is a list, one profile per opponent")
@@ -625,5 +625,5 @@ def describe(p: Profile) -> list[str]:
 
 __all__ = ["COMPONENTS", "FORMAT", "PARAM_NAMES", "TABLE_PARAMS", "VERSION", "Observed",
            "Profile", "as_profile", "describe", "fit", "fit_params", "loglik", "minimize",
-           "observe", "opponent_profiles", "profile", "profile_setter", "read_hands",
+           "observe", "checked_profiles", "profile", "profile_setter", "read_hands",
            "summarize"]
