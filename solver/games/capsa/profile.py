@@ -60,6 +60,7 @@ from solver.games.capsa.coach import (
 )
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.methods.exact import OpponentRows, opponent_rows
+from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.profile_features import (
     ALL_SPLITS,
     FEATURES,
@@ -490,6 +491,8 @@ def read_hands(source: str | os.PathLike[str] | Iterable[object], rules: Rules
                     continue
                 value = loads_line(value, "not valid JSON")
             played = parse_played(value)
+            if played.rows is None and detect_natural(played.hand, rules) is None:
+                raise InputError("natural is true but the hand holds no natural under these rules")
             out.append((played.hand, None if played.rows is None else row_strengths(played.rows, rules)))
         except (InputError, CardError) as exc:
             errors.append({"line": line, "error": one_line(str(exc))})
