@@ -273,6 +273,8 @@ def test_the_http_routes_fit_and_play_a_profile(client):
     assert client.post("/v1/capsa/profile", json=hands_body).get_json()["hands"] == 30
 
 
-def test_naive_rows_are_the_naive_rule():
-    hands = _hands(50, 18)
-    assert (naive_rows(hands, R) == naive_play(hands, R)[1]).all()
+@pytest.mark.parametrize("spec", ["standard", "indonesia"])
+def test_the_greedy_naive_rows_are_the_full_naive_rule(spec):
+    r = resolve_rules(spec)
+    hands = _hands(3000, 18)
+    assert (naive_rows(hands, r) == naive_play(hands, r)[1]).all()

@@ -26,10 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.games.capsa import kernels as K
 from solver.games.capsa.lookup import (
     CARD_WORD,
     FLUSH_BITS,
+    INDEX3,
     KEY_MASK,
+    MASK5,
     SHIFT_RANKS,
     SUIT_OFFSET,
     TABLES,
@@ -89,11 +92,18 @@ def considered(hands: np.ndarray, rules: Rules, st: StrategyTables | None = None
 
 
 def naive_rows(hands: np.ndarray, rules: Rules) -> np.ndarray:
-    """Row strengths (N, 3) of the naive rule's split (strongest back, then middle)."""
+    """Row strengths (N, 3) of the naive rule's split (strongest back, then middle), from
+    the greedy kernel (the full one for a hand it leaves: none seen in random deals)."""
+    hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
+    out = np.empty((len(hands), 3), dtype=np.int64)
     if len(hands) == 0:
-        return np.zeros((0, 3), dtype=np.int64)
-    return naive_play(np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13),
-                      rules)[1].astype(np.int64)
+        return out
+    t = TABLES[rules.wheel]
+    K.naive_rows_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, MASK5, INDEX3, out)
+    left = out[:, 2] < 0
+    if left.any():
+        out[left] = naive_play(np.ascontiguousarray(hands[left]), rules)[1]
+    return out
 
 
 def strengths(cards: np.ndarray, rules: Rules) -> np.ndarray:
