@@ -286,6 +286,10 @@ class ReviewRequest(Body):
     samples: Samples = 1000
     seed: Seed = 0
     card_removal: CardRemoval = True
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_OPPONENTS)] | None = Field(None, description=(
+            "Monte Carlo: one opponent profile per opponent (POST /v1/capsa/profile); every "
+            "EV is then against opponents who set their hands as their profiles say"))
 
 
 class MistakeOut(BaseModel):

@@ -22,7 +22,7 @@ _EXPORTS = {
     "arrange_many_columns": "solver.batch.many",
     "Arrangement": "solver.games.capsa.splits",
     "valid_arrangements": "solver.games.capsa.splits",
-    "review": "solver.games.capsa.coach",
+    "review": "solver.games.capsa.profile",
     "profile": "solver.games.capsa.profile",
     "Profile": "solver.games.capsa.profile",
     "score": "solver.games.capsa.referee",

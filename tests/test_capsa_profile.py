@@ -13,6 +13,7 @@ import solver
 from solver.errors import InputError
 from solver.games.capsa.evaluate import row_strength
 from solver.games.capsa.methods.exact import valid_splits
+from solver.games.capsa.methods.montecarlo import hand_seed
 from solver.games.capsa.profile import (
     COMPONENTS,
     FEATURES,
@@ -278,3 +279,48 @@ def test_the_greedy_naive_rows_are_the_full_naive_rule(spec):
     r = resolve_rules(spec)
     hands = _hands(3000, 18)
     assert (naive_rows(hands, r) == naive_play(hands, r)[1]).all()
+
+
+def test_the_review_passes_profiles_through():
+    hands = _hands(60, 19)
+    naive = fit(hands, naive_play(hands, R)[1], R)
+    played = _lines(_hands(3, 20), table_play(_hands(3, 20), R, tables_for(R))[0])
+    base = solver.review(played, opponents=1, method="montecarlo", samples=200, seed=4)
+    same = solver.review(played, opponents=1, method="montecarlo", samples=200, seed=4,
+                         opponent_profiles=[Profile.table()])
+    assert same.to_dict() == base.to_dict()
+    rep = solver.review(played, opponents=1, method="montecarlo", samples=200, seed=4,
+                        opponent_profiles=[naive])
+    assert not rep.errors
+    for line, h in zip(played, rep.hands):
+        hand = np.array(h.hand)
+        res = solver.arrange(hand, opponents=1, method="montecarlo", samples=200,
+                             seed=hand_seed(4, hand), adaptive=False, opponent_profiles=[naive])
+        assert h.best_ev == pytest.approx(res.best.ev, abs=1e-12)
+    two = json.dumps({**json.loads(played[0]), "opponents": [json.loads(played[1])] * 2})
+    rep = solver.review([two], opponents=1, method="montecarlo", samples=50,
+                        opponent_profiles=[naive])
+    assert rep.errors and "opponents" in rep.errors[0].error
+    with pytest.raises(InputError, match="montecarlo"):
+        solver.review(played, opponents=1, opponent_profiles=[naive])
+
+
+def test_the_review_route_and_command_take_profiles(client, tmp_path, capsys):
+    from solver.cli import main
+
+    hands = _hands(3, 21)
+    text = "\n".join(_lines(hands, naive_play(hands, R)[0]))
+    prof = Profile.table().to_dict()
+    body = {"text": text, "opponents": 1, "method": "montecarlo", "samples": 100}
+    a = client.post("/v1/capsa/review", json=body).get_json()
+    b = client.post("/v1/capsa/review", json={**body, "opponent_profiles": [prof]}).get_json()
+    a.pop("elapsed_ms"), b.pop("elapsed_ms")
+    assert a == b
+    bad = client.post("/v1/capsa/review", json={**body, "opponent_profiles": [prof, prof]})
+    assert bad.status_code == 422
+    src, path = tmp_path / "played.jsonl", tmp_path / "p.json"
+    src.write_text(text + "\n")
+    Profile.table().save(path)
+    assert main(["review", str(src), "--opponents", "1", "--method", "montecarlo", "--samples",
+                 "100", "--profile", str(path), "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["hands"] == 3

@@ -36,12 +36,12 @@ from api.offload import offload
 from solver.batch.many import arrange_many
 from solver.errors import InputError
 from solver.games.capsa.arrange import arrange
-from solver.games.capsa.coach import review, split_text
+from solver.games.capsa.coach import split_text
 from solver.games.capsa.limits import (
     MAX_BATCH_SAMPLES,
     MAX_WORK_PER_REQUEST,
 )
-from solver.games.capsa.profile import profile
+from solver.games.capsa.profile import profile, review
 from solver.games.capsa.referee import score
 from solver.games.capsa.splits import valid_arrangements
 
@@ -113,7 +113,8 @@ def review_hands(body: ReviewRequest) -> dict:
                          f"all (hands x samples), got {len(lines) * body.samples:,}")
     start = time.perf_counter()
     out = review(lines, _rules(body.rules), body.opponents, body.method, body.samples, body.seed,
-                 card_removal=body.card_removal).to_dict()
+                 card_removal=body.card_removal,
+                 opponent_profiles=body.opponent_profiles).to_dict()
     out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
     return out
 

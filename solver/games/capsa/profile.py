@@ -51,6 +51,7 @@ import numpy as np
 
 from solver.errors import CardError, InputError, RulesError
 from solver.games.capsa.coach import (
+    ReviewReport,
     decode_line,
     json_problem,
     loads_line,
@@ -58,6 +59,7 @@ from solver.games.capsa.coach import (
     parse_played,
     split_text,
 )
+from solver.games.capsa.coach import review as coach_review
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.methods.exact import OpponentRows, opponent_rows
 from solver.games.capsa.naturals import detect_natural
@@ -73,7 +75,12 @@ from solver.games.capsa.referee import row_strengths
 from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 from solver.games.capsa.splits import valid_arrangements_many
 from solver.games.capsa.strategy.play import natural_codes, table_play
-from solver.games.capsa.strategy.tables import NATURAL_BY_CODE, StrategyTables, tables_for
+from solver.games.capsa.strategy.tables import (
+    NATURAL_BY_CODE,
+    StrategyTables,
+    plain_tables,
+    tables_for,
+)
 
 FORMAT = "capsa-profile"
 VERSION = 1
@@ -456,6 +463,40 @@ def profile_setter(profiles: Sequence[Profile], rules: Rules, st: StrategyTables
     return setter
 
 
+def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
+           rules: RulesSpec = "standard", opponents: int = 3, method: str = "table",
+           samples: int = 1000, seed: int = 0, card_removal: bool = True,
+           progress: Callable[[int], None] | None = None,
+           opponent_profiles: Sequence[ProfileSpec] | None = None) -> ReviewReport:
+    """The coach's review (:func:`solver.games.capsa.coach.review`), and with
+    ``opponent_profiles`` (``montecarlo`` only, one per opponent) every EV against opponents
+    who set their hands as their profiles say: a hand's EVs are then those of ``arrange(...,
+    method="montecarlo", seed=hand_seed(seed, hand), adaptive=False, opponent_profiles=...)``.
+    A line whose own opponents' rows give another number of opponents is a bad line."""
+    if opponent_profiles is None:
+        return coach_review(source, rules, opponents, method, samples, seed, card_removal,
+                            progress)
+    if method != "montecarlo":
+        raise InputError("opponent_profiles go with method 'montecarlo'")
+    r = resolve_rules(rules)
+    profiles = checked_profiles(opponent_profiles, r, opponents)
+    st = tables_for(r) if card_removal else plain_tables(tables_for(r))
+
+    def setter_for(hand_seed: int) -> Callable[[np.ndarray, int], OpponentRows]:
+        inner = profile_setter(profiles, r, st, hand_seed)
+
+        def setter(deals: np.ndarray, start: int) -> OpponentRows:
+            if deals.shape[1] != len(profiles):
+                raise InputError(f"the line gives {deals.shape[1]} opponents' rows; the "
+                                 f"profiles are for {len(profiles)}")
+            return inner(deals, start)
+
+        return setter
+
+    return coach_review(source, r, opponents, method, samples, seed, card_removal, progress,
+                        setter_for)
+
+
 # ---------------------------------------------------------------- fitting from lines
 def read_hands(source: str | os.PathLike[str] | Iterable[object], rules: Rules
                ) -> tuple[list[tuple[np.ndarray, tuple[int, int, int] | None]], list[dict]]:
@@ -629,4 +670,4 @@ def describe(p: Profile) -> list[str]:
 __all__ = ["COMPONENTS", "FORMAT", "PARAM_NAMES", "TABLE_PARAMS", "VERSION", "Observed",
            "Profile", "as_profile", "describe", "fit", "fit_params", "loglik", "minimize",
            "observe", "checked_profiles", "profile", "profile_setter", "read_hands",
-           "summarize"]
+           "review", "summarize"]
