@@ -4,7 +4,9 @@ Monte Carlo advice can play against them instead of against ``table``.
 **The model.** A hand is set by one of four habits, drawn afresh for every hand:
 
 - ``considered`` (weight ``q_c``): one of the splits a sound player weighs (the ``table``
-  strategy's best :data:`~.profile_features.TOP_K` distinct row-strength triples), chosen by
+  strategy's best :data:`~.profile_features.TOP_K` distinct row-strength triples, and its
+  best of those keeping the strongest back and of those with a pair or better in front:
+  :func:`~.profile_features.considered`), chosen by
   a conditional logit on their features (:data:`~.profile_features.FEATURES`: points given
   up against table's best by table's own values, being table's best, a pair or better in
   front, the strongest back of those weighed, royalty units);
@@ -291,7 +293,7 @@ class Profile:
             return rows, foul
         q = np.array(list(self.shares().values()))
         habit = np.searchsorted(np.cumsum(q)[:-1], rng.random(n), side="right")
-        gumbel = rng.gumbel(size=(n, TOP_K))
+        gumbel = rng.gumbel(size=(n, TOP_K + 2))
         for k, name in enumerate(COMPONENTS):
             idx = np.flatnonzero(habit == k)
             if len(idx) == 0:

@@ -2,8 +2,11 @@
 the naive rule's split, and random valid or fouled splits, for whole batches of hands.
 
 The splits weighed are the ``table`` strategy's best :data:`TOP_K` distinct row-strength
-triples (one best-k search for the whole batch, the hand's own card removal included), so a
-profile costs about what setting the hand with ``table`` costs. Their features
+triples (one best-k search for the whole batch, the hand's own card removal included) and two
+a player with a habit may set: table's best of the splits that keep the strongest back, and of
+those with a pair or better in front (:func:`structured`; a few dozen triples a hand, valued
+as the search values them), so a profile costs about what setting the hand with ``table``
+costs. Their features
 (:data:`FEATURES`) are read from the rows and the tables' values; none needs the 72,072
 splits listed.
 
@@ -13,7 +16,7 @@ splits listed.
 >>> r = resolve_rules("standard")
 >>> c = considered(deal(np.random.default_rng(1), 4, 1)[:, 0], r)
 >>> c.features.shape, bool(c.features[:, 0, FEATURES.index("top1")].all())
-((4, 6, 5), True)
+((4, 8, 5), True)
 >>> rows, foul, _ = random_splits(deal(np.random.default_rng(2), 3, 1)[:, 0], r,
 ...                            np.random.default_rng(3), fouled=False)
 >>> bool(((rows[:, 2] >= rows[:, 1]) & (rows[:, 1] >= rows[:, 0])).all()), foul.any()
@@ -27,9 +30,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.games.capsa import kernels as K
+from solver.games.capsa.kernel_args import kernel_params
+from solver.games.capsa.kernels import profile as KP
+from solver.games.capsa.kernels import search as KS
+from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import (
     CARD_WORD,
+    COMB3,
     FLUSH_BITS,
+    FRONT_PAIRS,
     INDEX3,
     KEY_MASK,
     MASK5,
@@ -38,7 +47,7 @@ from solver.games.capsa.lookup import (
     TABLES,
 )
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.search import search_top
+from solver.games.capsa.search import removal_terms, search_top, terms_for
 from solver.games.capsa.splits import unpack_split
 from solver.games.capsa.strategy.play import naive_play
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
@@ -71,13 +80,27 @@ class Considered:
 
 def considered(hands: np.ndarray, rules: Rules, st: StrategyTables | None = None,
                k: int = TOP_K) -> Considered:
-    """The splits weighed of each hand (N, 13) and their :data:`FEATURES`."""
+    """The splits weighed of each hand (N, 13) and their :data:`FEATURES`: table's best
+    ``k`` distinct row-strength triples (best first), then the two structured ones
+    (:func:`structured`), each where it is not one of those already."""
     st = st if st is not None else tables_for(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
+    n = len(hands)
     top = search_top(hands, rules, st, k)
-    rows = top.rows.astype(np.int64)
-    ok = np.arange(k)[None, :] < top.found[:, None]
-    values = np.where(ok, top.ev, 0.0)
+    rows = np.zeros((n, k + 2, 3), dtype=np.int64)
+    rows[:, :k] = top.rows
+    ok = np.zeros((n, k + 2), dtype=np.bool_)
+    ok[:, :k] = np.arange(k)[None, :] < top.found[:, None]
+    values = np.zeros((n, k + 2))
+    values[:, :k] = np.where(ok[:, :k], top.ev, 0.0)
+    packed = np.full((n, k + 2), -1, dtype=np.int64)
+    packed[:, :k] = np.where(ok[:, :k], top.split, -1)
+    extra, extra_values = structured(hands, rules, st)
+    for j in range(2):
+        rows[:, k + j] = extra[:, j]
+        values[:, k + j] = extra_values[:, j]
+        same = ((rows[:, :k + j] == extra[:, None, j]).all(axis=2) & ok[:, :k + j]).any(axis=1)
+        ok[:, k + j] = (extra[:, j, 2] >= 0) & ~same
     kind = TABLES[rules.wheel].kind
     roy = sum(rules.royalty_array[r][rows[..., r]] for r in range(3))
     back = np.where(ok, rows[..., 2], -1)
@@ -88,7 +111,71 @@ def considered(hands: np.ndarray, rules: Rules, st: StrategyTables | None = None
     feats[..., 3] = back == back.max(axis=1, keepdims=True)
     feats[..., 4] = roy
     feats[~ok] = 0.0
-    return Considered(rows, np.where(ok, top.split, -1), ok, values, feats)
+    return Considered(rows, packed, ok, np.where(ok, values, 0.0), feats)
+
+
+_FULL = (1 << 13) - 1
+_MASK5 = MASK5.astype(np.int64)
+_MASK3 = (1 << COMB3.astype(np.int64)).sum(axis=1)
+_INDEX5 = np.zeros(1 << 13, dtype=np.int64)
+_INDEX5[_MASK5] = np.arange(len(_MASK5))
+_KIND = {w: TABLES[w].kind.astype(np.int64) for w in TABLES}
+
+
+SHORTLIST = 6  # structured splits of each kind valued exactly, best by separable value
+
+
+def structured(hands: np.ndarray, rules: Rules, st: StrategyTables
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Two splits of each hand (N, 13) a player with a habit may set: table's best of those
+    that keep the strongest back, and table's best of those with a pair or better in front,
+    valued as the search values them: rows (N, 2, 3) (-1: none) and values (N, 2). Each kind's
+    :data:`SHORTLIST` best by the rows' separable values (without card removal) are valued
+    exactly (with it), so the best found is now and then not table's exact best."""
+    t = TABLES[rules.wheel]
+    n = len(hands)
+    rows = np.empty((n, KP.SLOTS, 3), dtype=np.int64)
+    proxy = np.empty((n, KP.SLOTS))
+    sep = np.ascontiguousarray(terms_for(rules, st)[1][KS.S0:KS.S0 + 3])
+    K.structured_rows(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, _MASK5, _MASK3, _INDEX5,
+                      _KIND[rules.wheel], FRONT_PAIRS, sep, rows, proxy)
+    idx = np.arange(n)[:, None]
+    short = np.concatenate([
+        lo + np.argsort(-proxy[:, lo:hi], axis=1, kind="stable")[:, :SHORTLIST]
+        for lo, hi in ((0, KP.BACK_SLOTS), (KP.BACK_SLOTS, KP.SLOTS))], axis=1)
+    cand = rows[idx, short]
+    values = split_values_many(hands, np.maximum(cand, 0), rules, st)
+    values[cand[..., 2] < 0] = -np.inf
+    out = np.full((n, 2, 3), -1, dtype=np.int64)
+    best = np.zeros((n, 2))
+    for j in range(2):
+        part = values[:, j * SHORTLIST:(j + 1) * SHORTLIST]
+        pick = j * SHORTLIST + part.argmax(axis=1)
+        out[:, j] = cand[np.arange(n), pick]
+        best[:, j] = values[np.arange(n), pick]
+    best[~np.isfinite(best)] = 0.0
+    return out, best
+
+
+def split_values_many(hands: np.ndarray, rows: np.ndarray, rules: Rules,
+                      st: StrategyTables) -> np.ndarray:
+    """:func:`~solver.games.capsa.search.split_values` of each hand's rows (N, M, 3) at once:
+    (N, M), to the last bit what the search gives the same split."""
+    n, m = rows.shape[:2]
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if st.removal is None:
+        idx = np.arange(3)
+        w, tie, lr = st.pw[idx, rows], st.pt[idx, rows], st.lr[idx, rows]
+    else:
+        coef, pw1, pt1, lr1 = removal_terms(st)
+        w, tie, lr = (np.empty(rows.shape) for _ in range(3))
+        K.removal_row_terms_many(hands, st.alpha, pw1, pt1, lr1, coef, rows, w, tie, lr)
+    scoring, bonus, net, single = kernel_params(rules)
+    out = np.empty(n * m)
+    KT.split_values(rows.reshape(-1, 3), np.ascontiguousarray(w.reshape(-1, 3)),
+                    np.ascontiguousarray(tie.reshape(-1, 3)), np.ascontiguousarray(lr.reshape(-1, 3)),
+                    st.roy, scoring, bonus, net, single, st.joint_grid, out)
+    return out.reshape(n, m)
 
 
 def naive_rows(hands: np.ndarray, rules: Rules) -> np.ndarray:
