@@ -38,7 +38,7 @@ from solver.games.capsa.methods.natural import (
 from solver.games.capsa.methods.table import table_arrangements
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.profile import ProfileSpec, checked_profiles, profile_setter
-from solver.games.capsa.profile_features import naive_rows
+from solver.games.capsa.profile_features import considered, naive_rows
 from solver.games.capsa.results import ArrangeResult, RankedArrangement
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand, valid_arrangements
@@ -150,6 +150,8 @@ def warm_up() -> None:
         arrange(hand, rules, opponents=1, top=2)
         valid_arrangements(hand, rules)
         arrange(hand, rules, opponents=1, method="montecarlo", samples=2, seed=1, top=1)
-    naive_rows(parse_hand(hand)[None, :], resolve_rules("standard"))
+    for rules in ("standard", "two-four"):  # the profiles' kernels
+        naive_rows(parse_hand(hand)[None, :], resolve_rules(rules))
+        considered(parse_hand(hand)[None, :], resolve_rules(rules))
     arrange(hand, opponents=1, method="known", top=1,
             opponent_hands=["2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"])
