@@ -360,3 +360,25 @@ def test_the_review_route_and_command_take_profiles(client, tmp_path, capsys):
     assert main(["review", str(src), "--opponents", "1", "--method", "montecarlo", "--samples",
                  "100", "--profile", str(path), "--json", "--no-progress"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["hands"] == 3
+
+
+def test_an_adaptive_run_against_profiles_scores_the_full_runs_first_deals():
+    from solver.games.capsa.methods.exact import candidates, ranked, score_splits
+    from solver.games.capsa.methods.montecarlo import sampled_deals
+    from solver.games.capsa.profile import profile_setter
+
+    hands = _hands(200, 23)
+    profs = [fit(hands, naive_play(hands, R)[1], R),
+             _known((2.0, 1.0, 1.0, 0.5, 0.1), (0.5, 0.2, 0.2, 0.1))]
+    st = tables_for(R)
+    for seed, hand in enumerate(_hands(4, 24)):
+        got = solver.arrange(hand, opponents=2, method="montecarlo", samples=400, seed=seed,
+                             top=3, opponent_profiles=profs)
+        used = got.samples_used
+        assert used is not None and used % 50 == 0
+        sp = valid_splits(hand, R)
+        cand = candidates(sp, R)
+        deals = sampled_deals(sp.hand, 2, 400, seed)[:used]
+        want = ranked(sp, R, score_splits(sp, R, profile_setter(profs, R, st, seed, 400)(deals, 0),
+                                          cand), used, 3, cand)
+        assert [(a.split, a.ev) for a in got.arrangements] == [(a.split, a.ev) for a in want]

@@ -120,7 +120,8 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     if method == "montecarlo":
         n_samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
-        setter = None if profiles is None else profile_setter(profiles, r, st, used_seed)
+        setter = None if profiles is None else profile_setter(profiles, r, st, used_seed,
+                                                                   n_samples)
         ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
                                                        top, st, max_work, adaptive, setter)
         if natural is not None:  # on the very deals the rows were scored on

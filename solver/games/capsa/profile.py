@@ -241,6 +241,24 @@ def fit_params(obs: Observed, prior: bool = True) -> np.ndarray:
 
 # ---------------------------------------------------------------- the profile
 @dataclass(frozen=True)
+class Draws:
+    """The random numbers that set N hands: each hand's habit (a uniform), the Gumbel noise
+    of its choice among the splits weighed, and the seed of its random split."""
+
+    habit: np.ndarray   # (N,)
+    gumbel: np.ndarray  # (N, SLOTS)
+    seed: np.ndarray    # (N,) uint64
+
+    @classmethod
+    def make(cls, rng: np.random.Generator, n: int) -> Draws:
+        return cls(rng.random(n), rng.gumbel(size=(n, TOP_K + 2)),
+                   rng.integers(0, 2**63, size=n, dtype=np.uint64))
+
+    def __getitem__(self, idx: Any) -> Draws:
+        return Draws(self.habit[idx], self.gumbel[idx], self.seed[idx])
+
+
+@dataclass(frozen=True)
 class Profile:
     """How one player sets hands (see the module doc). ``params``: the logit's weights on
     :data:`FEATURES` then the log-odds of the naive, random and foul habits against the
@@ -277,13 +295,15 @@ class Profile:
         return describe(self)
 
     # -------------------------------------------------------- sampling
-    def set_hands(self, hands: np.ndarray, rng: np.random.Generator,
+    def set_hands(self, hands: np.ndarray, rng: np.random.Generator | Draws,
                   st: StrategyTables | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Row strengths (N, 3) and fouls (N,) of hands (N, 13) set as this player would,
-        each hand's habit and choice drawn from ``rng``; ``st``: the tables the splits
-        weighed come from (default the rules' shipped ones)."""
+        each hand's habit and choice drawn from ``rng`` (or taken from :class:`Draws` made
+        for these hands); ``st``: the tables the splits weighed come from (default the
+        rules' shipped ones)."""
         hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
         n = len(hands)
+        draws = rng if isinstance(rng, Draws) else Draws.make(rng, n)
         st = st if st is not None else tables_for(self.rules)
         rows = np.zeros((n, 3), dtype=np.int64)
         foul = np.zeros(n, dtype=np.bool_)
@@ -292,21 +312,21 @@ class Profile:
                 rows[:] = table_play(hands, self.rules, st)[2]
             return rows, foul
         q = np.array(list(self.shares().values()))
-        habit = np.searchsorted(np.cumsum(q)[:-1], rng.random(n), side="right")
-        gumbel = rng.gumbel(size=(n, TOP_K + 2))
+        habit = np.searchsorted(np.cumsum(q)[:-1], draws.habit, side="right")
         for k, name in enumerate(COMPONENTS):
             idx = np.flatnonzero(habit == k)
             if len(idx) == 0:
                 continue
             if name == "considered":
                 w = considered(hands[idx], self.rules, st)
-                u = np.where(w.ok, w.features @ self.beta + gumbel[idx, :w.ok.shape[1]],
-                             -np.inf)
+                u = np.where(w.ok, w.features @ self.beta + draws.gumbel[idx], -np.inf)
                 rows[idx] = w.rows[np.arange(len(idx)), u.argmax(axis=1)]
             elif name == "naive":
                 rows[idx] = naive_rows(hands[idx], self.rules)
-            elif name == "random":
-                rows[idx] = random_splits(hands[idx], self.rules, rng)[0]
+            elif name == "random":  # each hand from its own seed: the same whatever the batch
+                for i in idx:
+                    rows[i] = random_splits(hands[i:i + 1], self.rules,
+                                            np.random.default_rng(int(draws.seed[i])))[0][0]
             else:
                 foul[idx] = True
         return rows, foul
@@ -438,21 +458,23 @@ SALT = 0x9F0F17E5
 
 
 def profile_setter(profiles: Sequence[Profile], rules: Rules, st: StrategyTables,
-                   seed: int) -> Callable[[np.ndarray, int], OpponentRows]:
+                   seed: int, samples: int) -> Callable[[np.ndarray, int], OpponentRows]:
     """What Monte Carlo sets sampled opponents with: deals (S, O, 13) starting at deal
-    ``start`` -> opponents' rows, royalties, fouls and naturals, opponent ``o`` set by
-    ``profiles[o]``, the choices drawn from ``seed`` and ``start`` (the same deals, the
-    same rows)."""
+    ``start`` (of ``samples``) -> opponents' rows, royalties, fouls and naturals, opponent
+    ``o`` set by ``profiles[o]``. Every deal's random numbers are drawn from ``seed`` once for
+    all ``samples`` deals, so a deal's rows do not depend on the blocks it is set in (an
+    adaptive run scores the first deals of the full run, as against ``table``)."""
     if all(p.is_table for p in profiles):
         return lambda deals, start: opponent_rows(deals, rules, st)
+    rng = np.random.default_rng([seed, SALT])
+    draws = [Draws.make(rng, samples) for _ in profiles]
 
     def setter(deals: np.ndarray, start: int) -> OpponentRows:
         s, o = deals.shape[:2]
-        rng = np.random.default_rng([seed, SALT, start])
         rows = np.zeros((s, o, 3), dtype=np.int64)
         foul = np.zeros((s, o), dtype=np.bool_)
         for j, p in enumerate(profiles):
-            rows[:, j], foul[:, j] = p.set_hands(deals[:, j], rng, st)
+            rows[:, j], foul[:, j] = p.set_hands(deals[:, j], draws[j][start:start + s], st)
         roy = np.stack([rules.royalty_array[r][rows[..., r]] for r in range(3)], axis=2)
         roy[foul] = 0
         nat = np.zeros(s * o, dtype=np.int64)
@@ -485,7 +507,7 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
     st = tables_for(r) if card_removal else plain_tables(tables_for(r))
 
     def setter_for(hand_seed: int) -> Callable[[np.ndarray, int], OpponentRows]:
-        inner = profile_setter(profiles, r, st, hand_seed)
+        inner = profile_setter(profiles, r, st, hand_seed, samples)
 
         def setter(deals: np.ndarray, start: int) -> OpponentRows:
             if deals.shape[1] != len(profiles):
@@ -669,7 +691,7 @@ def describe(p: Profile) -> list[str]:
     return out
 
 
-__all__ = ["COMPONENTS", "FORMAT", "PARAM_NAMES", "TABLE_PARAMS", "VERSION", "Observed",
+__all__ = ["COMPONENTS", "Draws", "FORMAT", "PARAM_NAMES", "TABLE_PARAMS", "VERSION", "Observed",
            "Profile", "as_profile", "describe", "fit", "fit_params", "loglik", "minimize",
            "observe", "checked_profiles", "profile", "profile_setter", "read_hands",
            "review", "summarize"]
