@@ -14,7 +14,7 @@ from flask import Blueprint
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.endpoint import Body, json_endpoint
-from api.offload import offload
+from api.offload import run
 from api.schemas import Int
 from solver.games import get_game
 from solver.games.capsa.limits import MAX_SEED
@@ -65,11 +65,10 @@ def add_advise_route(bp: Blueprint, game: str) -> None:
     def advise(body: AdviseRequest) -> dict:
         advise_fn = get_game(game).advise
         assert advise_fn is not None  # only games with an advisor get the route
-        return advise_fn(body.observation, budget_ms=body.budget_ms,
-                         iterations=body.iterations, seed=body.seed)
+        return run(advise_fn, body.observation, budget_ms=body.budget_ms,
+                   iterations=body.iterations, seed=body.seed)
 
-    # one name per game: the compute pool finds a view by its module and name
     advise.__name__ = advise.__qualname__ = f"advise_{game.replace('-', '_')}"
     json_endpoint(bp, "/advise", AdviseRequest, AdviceResponse,
                   summary=f"Rank the legal moves of the seat to act in {title} by search")(
-        offload()(advise))
+        advise)

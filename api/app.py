@@ -58,7 +58,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_metrics(app)
     init_access_log(app)
     init_security_headers(app)  # every answer, through either front
-    modules = ["meta"] + [module_name(info.name) for info in all_games()] + ["sessions"]
+    modules = (["meta"] + [module_name(info.name) for info in all_games()]
+               + ["sessions", "i18n", "rules"])
     for name in modules:
         app.register_blueprint(importlib.import_module(f"api.routes.{name}").bp)
     init_storage(app)  # a sessions store that cannot be used stops the app here

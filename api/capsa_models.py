@@ -13,8 +13,8 @@ from pydantic import BaseModel, Discriminator, Field, Tag, create_model
 from api.endpoint import Body
 from api.schemas import Cards, Int, cards, choice
 from solver.games.capsa.arrange import METHODS
+from solver.games.capsa.coach import LINE_ERRORS, MISTAKES
 from solver.games.capsa.coach import METHODS as REVIEW_METHODS
-from solver.games.capsa.coach import MISTAKES
 from solver.games.capsa.limits import (
     HAND_SIZE,
     MAX_BATCH_HANDS,
@@ -275,9 +275,10 @@ Mistake = Annotated[str, choice("mistake", MISTAKES)]
 
 class ReviewRequest(Body):
     text: Annotated[str, Field(max_length=MAX_REVIEW_TEXT, pattern=TEXT_PATTERN)] | None = Field(
-        None, description="JSON lines, one played hand a line (the file as it is; lines that "
-        "do not parse are reported, not refused); text without control characters but tab, "
-        "line feed and carriage return")
+        None, description="one played hand a line (the file as it is; lines that do not "
+        "parse are reported, not refused): rows as plain text, 'front | middle | back' (an id "
+        "field first if you like; 'natural | HAND' for a declared natural), or a JSON object; "
+        "text without control characters but tab, line feed and carriage return")
     hands: Annotated[list[Any], Field(min_length=1, max_length=MAX_REVIEW_LINES)] | None = Field(
         None, description="the played hands as objects (instead of text)")
     rules: RulesField = "standard"
@@ -304,6 +305,7 @@ class WorstOut(BaseModel):
     ev_lost: float
     mistake: Mistake | None
     hand: list[str]
+    id: Any = Field(None, description="the hand's id, when its line gave one")
 
 
 class ReviewSummaryOut(BaseModel):
@@ -349,6 +351,10 @@ class HandReviewOut(BaseModel):
 class LineErrorOut(BaseModel):
     line: int
     error: str
+    code: Annotated[str, choice("line error", LINE_ERRORS)] = Field(
+        description="the kind of problem: unreadable (not text), format (neither rows nor "
+                    "JSON), cards, fields (JSON that is not a hand), natural (a declared "
+                    "natural the hand does not hold), review")
 
 
 class ReviewResponse(BaseModel):

@@ -19,15 +19,20 @@ Where it is not installed, this front does the same job with a pip-installed ser
   (SIGTERM: stop accepting, finish the requests in flight, close).
 - The WSGI application of the front forwards each complete request to gunicorn's private
   unix socket and relays the answer: gunicorn sees only complete requests, as behind nginx.
+- It compresses text answers as nginx's gzip module does with the config ``capsa serve``
+  writes (:func:`gzip_answer`, the types and sizes of :mod:`api.proxy`), so both fronts send
+  the same pages in the same bytes' worth.
 
 The front runs in its own process, forked by ``capsa serve`` and supervised like nginx.
 """
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import logging
+import re
 import signal
 import socket
 import threading
@@ -51,7 +56,7 @@ from waitress.utilities import (
 )
 
 from api.headers import FRONT_HEADERS
-from api.proxy import ERRORS, ProxyLimits
+from api.proxy import ERRORS, GZIP_LEVEL, GZIP_MIN_LENGTH, GZIP_TYPES, ProxyLimits
 from api.request_id import REQUEST_ID_HEADER, request_id_from
 
 log = logging.getLogger("capsa.front")
@@ -285,6 +290,50 @@ def _request_headers(environ: dict[str, Any], request_id: str) -> dict[str, str]
     return headers
 
 
+GZIP_STATUSES = frozenset({200, 403, 404})  # the answers nginx's gzip module compresses
+_GZIP_TOKEN = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*(?:,|$)", re.I)
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip (named, with a q above 0), as nginx reads it.
+
+    >>> [accepts_gzip(v) for v in ("gzip, deflate, br", "br;q=1, gzip;q=0", "*", None)]
+    [True, False, False, False]
+    """
+    m = _GZIP_TOKEN.search(accept_encoding or "")
+    if m is None:
+        return False
+    try:
+        return m.group(1) is None or float(m.group(1)) > 0
+    except ValueError:
+        return False
+
+
+def gzip_answer(environ: dict[str, Any], status: int, headers: list[tuple[str, str]],
+                data: bytes) -> tuple[list[tuple[str, str]], bytes]:
+    """The answer compressed as nginx compresses it (``gzip on`` with :mod:`api.proxy`'s
+    types, minimum length and level): a 200, 403 or 404 to any request but HEAD, of a text type, at
+    least ``GZIP_MIN_LENGTH`` bytes, not already encoded, gets ``Vary: Accept-Encoding``, and
+    its body is gzipped (its ETag made weak) when the request is HTTP/1.1 and takes gzip."""
+    names = {k.lower(): v for k, v in headers}
+    media = names.get("content-type", "").split(";")[0].strip().lower()
+    if (status not in GZIP_STATUSES or environ.get("REQUEST_METHOD") == "HEAD"
+            or names.get("content-encoding") or media not in GZIP_TYPES
+            or len(data) < GZIP_MIN_LENGTH):
+        return headers, data
+    out = [(k, v) for k, v in headers if k.lower() != "vary"]
+    vary = [v for k, v in headers if k.lower() == "vary"]
+    out.append(("Vary", ", ".join([*vary, "Accept-Encoding"])))
+    if (environ.get("SERVER_PROTOCOL") != "HTTP/1.1"
+            or not accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING"))):
+        return out, data
+    body = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+    out = [(k, "W/" + v if k.lower() == "etag" and not v.startswith("W/") else v)
+           for k, v in out if k.lower() != "content-length"]
+    out += [("Content-Encoding", "gzip"), ("Content-Length", str(len(body)))]
+    return out, body
+
+
 def proxy_app(upstream_socket: str, upstream_timeout: float) -> Callable:
     """The front's WSGI application: one complete request in, gunicorn's answer out."""
 
@@ -305,6 +354,7 @@ def proxy_app(upstream_socket: str, upstream_timeout: float) -> Callable:
             given = {k.lower() for k, _ in headers}
             # as nginx: the security headers an answer lacks (gunicorn's own), never twice
             headers += [(k, v) for k, v in FRONT_HEADERS.items() if k.lower() not in given]
+            headers, data = gzip_answer(environ, status, headers, data)
         except (OSError, http.client.HTTPException) as exc:
             timed_out = isinstance(exc, TimeoutError | socket.timeout)
             status = 504 if timed_out else 502

@@ -17,9 +17,9 @@ from flask import Blueprint
 from pydantic import BaseModel, Field, create_model
 
 from api.endpoint import Body, json_endpoint
-from api.offload import offload
+from api.offload import run
 from api.schemas import Cards, Int, card, cards, choice, pattern_choice
-from solver.games import get_game, module_name
+from solver.games import get_game
 from solver.games.base import GameInfo, MoveArg
 
 # (request model, group) -> the model of that group's object
@@ -152,20 +152,12 @@ def add_moves_route(bp: Blueprint, game: str, request: type[BaseModel],
     info = _info(game)
     endpoint = rule.strip("/").replace("/", "_")
 
-    def compute(kwargs: dict[str, Any]) -> dict[str, Any]:
+    def view(body: BaseModel) -> dict[str, Any]:
         moves = get_game(game).moves
         assert moves is not None  # only games with a moves query get the route
-        result = moves(**kwargs)
+        kwargs = moves_kwargs(info, request, body)
+        result = run(moves, costly=offloaded, **kwargs)
         return answer(kwargs, result) if answer is not None else result
-
-    # one name per game and rule, in the route module: the compute pool finds a view by its
-    # module and name (and imports that module to register it)
-    compute.__name__ = compute.__qualname__ = f"{endpoint}_{module_name(info.name)}"
-    compute.__module__ = bp.import_name
-    task = offload()(compute) if offloaded else compute
-
-    def view(body: BaseModel) -> dict[str, Any]:
-        return task(moves_kwargs(info, request, body))
 
     view.__name__ = view.__qualname__ = endpoint
     view.__module__ = bp.import_name

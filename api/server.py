@@ -25,6 +25,7 @@ flight, then gunicorn's workers finish theirs, then the pool stops.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import signal
@@ -63,7 +64,18 @@ DEFAULT_COMPUTE_WORKERS = 2
 DEFAULT_COMPUTE_NICE = 10
 DEFAULT_DEADLINE_S = 5.0
 MAX_WORKERS = 64
-FRONT_GRACE_S = 10.0  # how long a stopping front finishes the requests in flight
+MIN_GRACE_S = 10  # seconds: the least a stop waits for the requests in flight
+
+
+def stop_grace(deadline: float) -> int:
+    """How long a stopping front and gunicorn's workers wait for the requests in flight: the
+    request deadline and 5 s (at least :data:`MIN_GRACE_S`), so that every request that has
+    started gets its answer, its result or its deadline's error, also on a busy machine.
+
+    >>> stop_grace(5.0), stop_grace(29.5)
+    (10, 35)
+    """
+    return max(MIN_GRACE_S, math.ceil(deadline + 5.0))
 
 
 def bind_address(host: str, port: int) -> str:
@@ -80,8 +92,12 @@ def bind_address(host: str, port: int) -> str:
 def gunicorn_options(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                      workers: int = DEFAULT_WORKERS, threads: int = DEFAULT_THREADS,
                      keepalive: int = DEFAULT_KEEPALIVE, log_level: str = "info",
-                     unix_socket: str | None = None, log_format: str = "text") -> dict[str, Any]:
-    """The gunicorn settings of ``capsa serve``; ``unix_socket`` binds behind the proxy.
+                     unix_socket: str | None = None, log_format: str = "text",
+                     deadline: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
+    """The gunicorn settings of ``capsa serve``; ``unix_socket`` binds behind the proxy. On a
+    stop, workers wait for their requests in flight for the request ``deadline`` and some (at
+    least 10 s): every request that has started gets its answer, its result or its
+    deadline's error, also on a busy machine.
 
     >>> gunicorn_options(port=9000, workers=1)["bind"]
     '127.0.0.1:9000'
@@ -102,7 +118,7 @@ def gunicorn_options(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
         # cap of 100 fields would refuse a head they let through, in HTML
         "limit_request_fields": 32768,
         "timeout": 30,
-        "graceful_timeout": 10,
+        "graceful_timeout": stop_grace(deadline),
         "keepalive": 0 if behind_proxy else keepalive,
         "loglevel": log_level,
         # One access line per answer is written by the app (api.logs), with the request id.
@@ -272,7 +288,8 @@ def _fork_front(config: ServeConfig, app_socket: str, sock: socket.socket) -> in
 
     threads = max(16, 2 * config.workers * config.threads + 8)
     front_config = FrontConfig(config.host, config.port, app_socket, threads, config.limits)
-    return fork_child(lambda: run_front(create_front(front_config, sock), FRONT_GRACE_S))
+    grace = stop_grace(config.deadline)
+    return fork_child(lambda: run_front(create_front(front_config, sock), grace))
 
 
 def _describe(front: Front, config: ServeConfig) -> str:
@@ -326,7 +343,7 @@ def serve(config: ServeConfig) -> int:
         options = gunicorn_options(config.host, config.port, config.workers, config.threads,
                                    config.keepalive, config.log_level,
                                    unix_socket=str(app_socket) if behind else None,
-                                   log_format=config.log_format)
+                                   log_format=config.log_format, deadline=config.deadline)
         gunicorn_pid = _fork_gunicorn(options, app)
         children[gunicorn_pid] = "gunicorn"
         if behind:
@@ -364,10 +381,10 @@ def serve(config: ServeConfig) -> int:
         front_signal = signal.SIGQUIT if front.kind == "nginx" else signal.SIGTERM
         for pid, name in list(children.items()):
             if name == "front":
-                terminate(pid, front_signal, FRONT_GRACE_S + 5)
+                terminate(pid, front_signal, stop_grace(config.deadline) + 5)
         for pid, name in list(children.items()):
             if name == "gunicorn":
-                terminate(pid, signal.SIGTERM, 15)
+                terminate(pid, signal.SIGTERM, stop_grace(config.deadline) + 5)
         for pid, name in list(children.items()):
             if name == "compute pool":
                 stop_pool(pid)

@@ -81,6 +81,7 @@ DEFAULT_ITERATIONS = {"big-two": 12, "da-san": 20, "da-bai-fen": 12}
 ROLLOUT_ITERATIONS = 30  # the previous Big Two search's match budget
 DA_SAN_ROLLOUT_ITERATIONS = 20  # the previous Da San search's match budget
 DA_BAI_FEN_ROLLOUT_ITERATIONS = 12  # the previous Da Bai Fen search's match budget
+STYLE_NAMES = ("shed-most", "high", "passive")  # solver.games.big_two.population.STYLES
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "results"
 
 
@@ -226,7 +227,9 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     """A Big Two bot from its name: ``baseline``, ``rollout[:N]`` (the previous search bot,
     baseline rollouts, 30 worlds), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]`` (the network-guided
     search, ``iters`` worlds; DEPTH 99 plays out to the end, the default),
-    ``net`` (the shipped network's greedy bot) or ``net:FILE``, ``infer[:N[:K[:TAU[:LAST]]]]``
+    ``net`` (the shipped network's greedy bot) or ``net:FILE``, ``pop[:N[:FILE]]`` (the search
+    with the other seats of each rollout drawn from a population), ``random``, the styles
+    ``shed-most``, ``high``, ``passive``, ``infer[:N[:K[:TAU[:LAST]]]]``
     (the search with worlds drawn by inference, default 4 candidates, tau 1, the last 8
     decisions) or ``oracle[:WIDTH]`` (a bound that reads the true deal)."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
@@ -246,6 +249,17 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
                          width=int(width or 3))
     if name == "net":
         return NetBot(_net(arg))
+    if name == "pop":  # pop[:N[:FILE]]: the search, the others drawn from a population
+        from solver.games.big_two.population import ROLLOUT_POPULATION
+        n, _, path = arg.partition(":")
+        return SearchBot(iterations=int(n) if n else iters, net=_net(path),
+                         population=ROLLOUT_POPULATION)
+    if name in STYLE_NAMES:
+        from solver.games.big_two.population import StyleBot
+        return StyleBot(name)
+    if name == "random":
+        from solver.games.big_two.bots import RandomBot
+        return RandomBot()
     if name == "oracle":
         return OracleBot(int(arg) if arg else 6, "big-two")
     if name == "infer":  # infer[:N[:K[:TAU[:LAST]]]]: the search, worlds weighed by inference
@@ -253,7 +267,8 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         return SearchBot(iterations=int(n) if n else iters,
                          infer=(int(k or 4), float(tau or 1.0), int(last or 8)))
     raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], "
-                     f"net[:FILE], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH])")
+                     f"net[:FILE], pop[:N[:FILE]], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH], "
+                     f"random, {', '.join(STYLE_NAMES)})")
 
 
 def big_two_vs_deal(deal: int, iters: int, lineup: tuple[str, str, str]) -> dict[str, Any]:
@@ -591,6 +606,37 @@ def _load(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _hero_points(rec: dict[str, Any]) -> float:
+    """A deal's mean hero points over its seatings (teams in Da Bai Fen: levels)."""
+    rows = rec["rows"]
+    key = "points" if "points" in rows[0] else "levels"
+    return sum(r[key] for r in rows) / len(rows)
+
+
+def paired(a: list[dict[str, Any]], b: list[dict[str, Any]], name_a: Any = "A",
+           name_b: Any = "B") -> str:
+    """The hero's points per hand in ``a`` minus in ``b`` on the deals both played (the same
+    cards, so the luck of the deal cancels), with a 95% CI over deals; and each one's win rate
+    where it has one.
+
+    >>> r = lambda d, p: {"deal": d, "rows": [{"points": p, "win": p > 0}]}
+    >>> print(paired([r(1, 2.0), r(2, 0.0), r(3, 1.0)], [r(1, 1.0), r(2, -1.0), r(4, 9.0)]))
+    paired on 2 deals: A minus B points per hand +1.000 +- 0.000; win rate A 50.0%, B 50.0%
+    """
+    da, db = {r["deal"]: r for r in a}, {r["deal"]: r for r in b}
+    common = sorted(set(da) & set(db))
+    if len(common) < 2:
+        return f"paired: only {len(common)} deals in both"
+    diff = [_hero_points(da[d]) - _hero_points(db[d]) for d in common]
+    mean, ci = mean_ci(diff)
+
+    def wins(recs: dict[str, Any]) -> str:
+        rows = [row for d in common for row in recs[d]["rows"] if "win" in row]
+        return f"{100 * sum(r['win'] for r in rows) / len(rows):.1f}%" if rows else "-"
+    return (f"paired on {len(common)} deals: {name_a} minus {name_b} points per hand "
+            f"{mean:+.3f} +- {ci:.3f}; win rate {name_a} {wins(da)}, {name_b} {wins(db)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--match", choices=MATCHES, default=None,
@@ -613,7 +659,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="big-two-vs / da-san-vs / da-bai-fen-vs: the other seats' bot")
     ap.add_argument("--rules", default="default",
                     help="big-two-vs: " + ", ".join(RULE_SETS) + " or a JSON object of options")
+    ap.add_argument("--paired", nargs=2, type=Path, metavar=("A.jsonl", "B.jsonl"),
+                    help="compare two checkpoints of *-vs matches on the deals both played: "
+                         "the hero's points per hand in A minus in B, paired by deal")
     a = ap.parse_args(argv)
+    if a.paired:
+        print(paired(_load(a.paired[0]), _load(a.paired[1]), *a.paired))
+        return 0
     if a.match is None:
         found = sorted(CHECKPOINT_DIR.glob("match_*_i*.jsonl"))
         for path in found:

@@ -44,6 +44,7 @@ from bench_capsa_removal_fidelity import disjoint_from, pool  # noqa: E402
 from solver.games.capsa.kernel_args import kernel_params  # noqa: E402
 from solver.games.capsa.kernels import table as KT  # noqa: E402
 from solver.games.capsa.kernels.table import NO_JOINT  # noqa: E402
+from solver.games.capsa.prepared import prepare  # noqa: E402
 from solver.games.capsa.rules import Rules, resolve_rules  # noqa: E402
 from solver.games.capsa.search import hand_tables, search_best  # noqa: E402
 from solver.games.capsa.strategy.tables import tables_for  # noqa: E402
@@ -88,10 +89,9 @@ def modelled(rules: Rules, splits: np.ndarray, w: np.ndarray, t: np.ndarray,
     w, t = np.ascontiguousarray(w), np.ascontiguousarray(t)
     if joint is not None and rules.scoring == "two-four":
         return (2 * w + t - 1).sum(1) + majority_from_copula(w, t, joint)
-    scoring, bonus, net, single = kernel_params(rules)
     out = np.empty(len(splits))
-    KT.split_values(splits, w, t, np.zeros_like(w), rules.royalty_array, scoring, bonus, net,
-                    single, NO_JOINT if joint is None else joint, out)
+    KT.split_values(splits, w, t, np.zeros_like(w), rules.royalty_array,
+                    (*kernel_params(rules), NO_JOINT if joint is None else joint), out)
     return out
 
 
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rules = resolve_rules(args.rules)
     st = tables_for(rules, args.tables)
+    prep = prepare(rules, st)
     if st.joint is None:
         ap.error("these tables have no joint model of the rows")
     if rules.royalty_array.any() or rules.naturals_on:
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed + 1)
     mine = np.array([np.sort(rng.permutation(52)[:13]) for _ in range(args.hands)],
                     dtype=np.int64)
-    _, ev, top_rows, _ = search_best(mine, rules, st, args.top)
+    _, ev, top_rows, _ = search_best(mine, prep, args.top)
     names = ("table", "table's rows, joint model", "exact rows, joint model",
              "exact rows, independent rows", "exact (half B)")
     regret: dict[str, list[float]] = {name: [] for name in names}
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         other, w, t = exact_values(rows[keep & ~half_a].astype(np.int64), splits, two_four,
                                    bonus)
         best = judge.max()
-        own = hand_tables(rules, st, mine[h])
+        own = hand_tables(prep, mine[h])
         w_own = np.stack([own.pw[r, splits[:, r]] for r in range(3)], axis=1)
         t_own = np.stack([own.pt[r, splits[:, r]] for r in range(3)], axis=1)
         picks = (0, int(np.argmax(modelled(rules, splits, w_own, t_own, st.joint))),

@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.games.capsa.kernels import subset_strengths  # noqa: E402
 from solver.games.capsa.lookup import CARD_WORD, TABLES  # noqa: E402
+from solver.games.capsa.prepared import prepare  # noqa: E402
 from solver.games.capsa.rules import resolve_rules  # noqa: E402
 from solver.games.capsa.search import hand_tables  # noqa: E402
 from solver.games.capsa.strategy.play import natural_codes, table_play  # noqa: E402
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         mine = np.sort(rng.permutation(52)[:13]).astype(np.int64)
         keep = disjoint(mine)
         subset_strengths(mine, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
-        tabs = {name: hand_tables(rules, m, mine) for name, m in models.items()}
+        tabs = {name: hand_tables(prepare(rules, m), mine) for name, m in models.items()}
         for r in range(3):
             ss = np.unique(v3 if r == 0 else v5)
             p = np.bincount(rows[keep, r], minlength=t.size) / keep.sum()

@@ -75,7 +75,24 @@ def main() -> int:
     print(f"  (the file: {s['exact_share']:.1%} played exactly right, mean EV lost "
           f"{s['mean_ev_lost']:.3f}, {summary['by_mistake'].get('foul', {}).get('hands', 0)} fouls; "
           f"load average {os.getloadavg()[0]:.1f})")
+    print("  hands per mistake class (first class), and without front_too_weak:")
+    print("    " + ", ".join(f"{k} {v}" for k, v in class_counts(rep.hands).items()))
+    print("    " + ", ".join(f"{k} {v}" for k, v in
+                            class_counts(rep.hands, without="front_too_weak").items()))
     return 0
+
+
+def class_counts(hands, without: str | None = None) -> dict[str, int]:
+    """Hands per first mistake class, over the hands that lost EV; ``without``: as if that
+    class did not exist (a hand then counts in its next class, or ``other``)."""
+    out: dict[str, int] = {}
+    for h in hands:
+        if h.exact:
+            continue
+        rest = [m for m in h.mistakes if m != without]
+        first = rest[0] if rest else "other"
+        out[first] = out.get(first, 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 if __name__ == "__main__":

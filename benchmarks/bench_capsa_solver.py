@@ -45,6 +45,7 @@ from solver.batch.many import arrange_many, arrange_many_columns
 from solver.games.capsa.arrange import arrange
 from solver.games.capsa.evaluate import subset_strengths
 from solver.games.capsa.lookup import COMB3, COMB5
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import Rules, resolve_rules
 from solver.games.capsa.search import search_best
 from solver.games.capsa.splits import unpack_split, valid_arrangements
@@ -123,8 +124,8 @@ def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
     # same answers first: both card-removal searches, and the previous path without card
     # removal (with the tables it shipped with)
     with todays_path():
-        eager = search_best(hands[:300], rules, k=3)
-    for a, b in zip(search_best(hands[:300], rules, k=3), eager):
+        eager = search_best(hands[:300], prepare(rules), k=3)
+    for a, b in zip(search_best(hands[:300], prepare(rules), k=3), eager):
         assert np.array_equal(a, b), "the two card-removal searches disagree"
     with tables_file(PLAIN):
         assert np.array_equal(table_play(hands[:300], rules)[2],
@@ -136,7 +137,7 @@ def speed_section(rules: Rules, n_hands: int, mc_hands: int) -> None:
 
     print("batch, method table, one process (goal: x4 today's path)")
     n = len(hands)
-    versus("search kernel alone (best split)", measure(lambda: search_best(hands, rules)), n,
+    versus("search kernel alone (best split)", measure(lambda: search_best(hands, prepare(rules))), n,
            "us/hand", 1e6)
     versus("arrange_many(processes=1), 1 opponent, dicts",
            measure(lambda: arrange_many(hands, rules, 1, processes=1, chunk_size=n)), n,
@@ -351,8 +352,8 @@ def tables_section(rules: Rules, n_hands: int, before: str) -> None:
     inter = hands[:400]
     print(f"tables: shipped beside {Path(before).name} (rules {rules_label(rules)})")
     for label, fn, count in (
-            ("search kernel alone (best split)", lambda: search_best(hands, rules), len(hands)),
-            ("search kernel, best 5", lambda: search_best(hands, rules, k=5), len(hands)),
+            ("search kernel alone (best split)", lambda: search_best(hands, prepare(rules)), len(hands)),
+            ("search kernel, best 5", lambda: search_best(hands, prepare(rules), k=5), len(hands)),
             ('arrange(hand, method="table", top=5)',
              lambda: [arrange(h, rules, 1, "table", top=5) for h in inter], len(inter))):
         shipped = other = float("inf")

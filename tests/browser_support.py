@@ -41,11 +41,13 @@ def chromium_path() -> str | None:
 
 
 @contextmanager
-def watched_page(browser: Any, base_url: str, viewport: dict[str, int]) -> Iterator[Any]:
+def watched_page(browser: Any, base_url: str, viewport: dict[str, int],
+                 **options: Any) -> Iterator[Any]:
     """A page that may reach only ``base_url`` (and data:/blob: URLs); after the test, no
     outside request, page error or console error (Chromium's log of a 4xx answer aside, an
-    error answer being part of the error flow) may have happened."""
-    context = browser.new_context(viewport=viewport)
+    error answer being part of the error flow) may have happened. ``options`` go to the
+    browser context (``locale="vi-VN"``, ``has_touch=True``, ...)."""
+    context = browser.new_context(viewport=viewport, **options)
     outside: list[str] = []
 
     def route(r: Any) -> None:

@@ -19,6 +19,7 @@ from solver.games.capsa.kernels import legacy as KL
 from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.methods.exact import exact_result, opponent_rows, valid_splits
 from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
@@ -84,7 +85,7 @@ def table_top(hand: object, rules: Rules, top: int) -> tuple[int, list[tuple[int
     """The previous ``arrange(method="table")`` core (see :func:`_old_top`)."""
     h = parse_hand(hand)
     return _old_top(*_old_subsets(h, rules.wheel), rules, top,
-                    hand_tables(rules, tables_for(rules), h))
+                    hand_tables(prepare(rules), h))
 
 
 # ---------------------------------------------------------------- whole previous code paths
@@ -133,7 +134,7 @@ def arrange_table(hand: object, rules: Rules, opponents: int = 3, top: int = 5) 
     h = parse_hand(hand)
     v5, v3 = _old_subsets(h, rules.wheel)
     natural = detect_natural(h, rules, (v5, v3))
-    st = hand_tables(rules, tables_for(rules), h)
+    st = hand_tables(prepare(rules), h)
     net = rules.royalty_mode == "net"
     n, chosen = _old_top(v5, v3, rules, top, st)
     kinds = LK.TABLES[rules.wheel].kind

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
 
 from api import create_app
@@ -56,9 +57,30 @@ def test_every_check_is_on():
 def test_every_route_is_documented(app):
     """The fuzz only reaches what /openapi.json lists, so every JSON route must be in it."""
     documented = set(app.test_client().get("/openapi.json").get_json()["paths"])
-    # pages, files and the Prometheus text figures: not JSON
-    undocumented_ok = {"/", "/docs", "/static/<path:filename>", "/metrics"}
+    # pages, files and the Prometheus text figures: not JSON; the pages' message catalogs
+    # (files for the pages, not an API: their hostile input is fuzzed below)
+    undocumented_ok = {"/", "/docs", "/static/<path:filename>", "/metrics", "/rules/",
+                       "/rules/<game>", "/i18n.json", "/i18n/<lang>.json"}
     routes = {rule.rule for rule in app.url_map.iter_rules()}
     missing = sorted(r.replace("<", "{").replace(">", "}") for r in routes - undocumented_ok
                      if r not in documented)
     assert not missing, f"routes missing from /openapi.json (the fuzz cannot reach them): {missing}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(segment=st.text(max_size=40), query=st.text(max_size=40), cookie=st.text(max_size=40),
+       accept=st.text(max_size=80))
+def test_pages_and_catalogs_never_fail_on_what_a_client_sends(app, segment, query, cookie,
+                                                              accept):
+    """The routes outside /openapi.json (the rules pages, the message catalogs) with any path
+    segment, ?lang=, lang cookie and Accept-Language: an answer or a 4xx, never a 5xx."""
+    from urllib.parse import quote
+    client = app.test_client()
+    # any bytes a header can carry (a client cannot send a line break inside one)
+    raw = accept.encode("utf-8", "surrogatepass").decode("latin-1")
+    headers = {"Accept-Language": raw.replace("\r", " ").replace("\n", " ")}
+    client.set_cookie("lang", quote(cookie, safe=""))
+    for path in (f"/i18n/{quote(segment, safe='')}.json", f"/rules/{quote(segment, safe='')}",
+                 "/i18n.json", "/rules/", "/"):
+        r = client.get(path, query_string={"lang": query}, headers=headers)
+        assert r.status_code < 500, (path, r.status_code)

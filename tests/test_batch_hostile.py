@@ -203,8 +203,8 @@ def test_review_reports_hostile_lines_and_reviews_the_rest(tmp_path, capsys):
         lines.append(json.dumps({**ROWS, "id": ident}, ensure_ascii=False)
                      .encode("utf-8", "surrogatepass"))
         good[len(lines)] = ident
-    lines.append(b"\xef\xbb\xbf")  # not a byte-order mark here: a line that is not JSON
-    bad[len(lines)] = "not valid JSON"
+    lines.append(b"\xef\xbb\xbf")  # not a byte-order mark here: neither rows nor JSON
+    bad[len(lines)] = "front | middle | back (the cards of each row between bars) or a JSON"
     path = tmp_path / "played.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines) + b"\r\n")
     errors_file = tmp_path / "not-reviewed.jsonl"
@@ -217,7 +217,8 @@ def test_review_reports_hostile_lines_and_reviews_the_rest(tmp_path, capsys):
     assert sorted(e["line"] for e in rep["errors"]) == sorted(bad)
     for e in rep["errors"]:
         assert bad[e["line"]] in e["error"], (e, bad[e["line"]])
-    assert records(errors_file) == rep["errors"]  # the batch errors file's shape
+    # the batch errors file's shape: each line and its reason (the report adds its code)
+    assert records(errors_file) == [{"line": e["line"], "error": e["error"]} for e in rep["errors"]]
     # the text report names the same lines, one line each
     assert capsa(["review", str(path), "--no-progress"]) == 0
     text = capsys.readouterr().out

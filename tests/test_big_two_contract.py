@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import cards_named, format_card, parse_cards
+from solver.cards import cards_named, format_card, format_cards, parse_cards
 from solver.errors import IllegalMoveError, InputError, RulesError
 from solver.games import get_game, play_hand
 from solver.games.base import TERMINAL
@@ -51,12 +51,17 @@ def test_observation_never_leaks_in_random_playouts(seed, opts):
             own = set(state.hand(p))
             assert set(parse_cards(obs["hand"])) == own
             assert obs["cards_left"] == state.cards_left()
-            # hidden: everything but the seat's own cards and the cards played
-            assert state.hidden_cards(p) == set(range(52)) - own - played
+            # hidden: everything but the seat's own cards and the cards played; at the end
+            # the hands kept are laid down (the cards set aside, with 2-3 players, are not)
+            over = state.is_terminal()
+            held = set().union(*(set(state.hand(q)) for q in range(state.num_players))) \
+                if over else own
+            assert state.hidden_cards(p) == set(range(52)) - held - played
             assert not cards_named(obs) & state.hidden_cards(p)
-            assert cards_named(obs) <= own | played
+            assert cards_named(obs) <= held | played
             others = set().union(*(dealt[q] for q in range(state.num_players) if q != p))
-            assert not (others - played) & cards_named(obs)
+            if not over:
+                assert not (others - played) & cards_named(obs)
         if state.is_terminal():
             break
         moves = state.legal_moves()
@@ -65,6 +70,8 @@ def test_observation_never_leaks_in_random_playouts(seed, opts):
     assert obs["phase"] == "over" and obs["current_player"] == TERMINAL
     assert obs["result"]["returns"] == state.returns()
     assert obs["result"]["winner"] == state.winner
+    assert obs["result"]["hands"] == [format_cards(state.hand(q)) for q in range(state.num_players)]
+    assert [len(h) for h in obs["result"]["hands"]] == state.cards_left()
 
 
 def test_observation_fields():

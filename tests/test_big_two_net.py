@@ -10,15 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_value_nets import GAMES
 
-from solver.cli import main
 from solver.errors import InputError
-from solver.games import get_game
-from solver.games.big_two.advise import SearchBot, advise
+from solver.games.big_two.advise import SearchBot
 from solver.games.big_two.engine import new_game
 from solver.games.big_two.net import (
-    DEFAULT_NET,
-    FORMAT,
     MOVE_FEATURES,
     STATE_FEATURES,
     NetBot,
@@ -30,40 +27,15 @@ from solver.games.big_two.net import (
     seen_from_state,
     state_features,
 )
-from solver.games.big_two.train import TrainConfig, play_training_hand, train
+from solver.games.big_two.train import play_training_hand
 from solver.games.big_two.view import View, sample_world
-
-TINY = TrainConfig(games=24, block_games=8, batch=64, hidden=(16, 8))
 
 
 def played_state(seed: int, steps: int, rules=None):
-    state = new_game(seed=seed, rules=rules)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice(state.legal_moves()))
-    return state
+    return GAMES["big-two"].played(seed, steps, rules)
 
 
-def test_save_load_round_trip(tmp_path):
-    net = QNet.initial(seed=3, hidden=(8, 4))
-    net.meta["command"] = "test"
-    net.save(tmp_path / "n.npz")
-    back = load(tmp_path / "n.npz")
-    assert back.meta["format"] == FORMAT and back.meta["command"] == "test"
-    for a, b in zip(net.weights + net.biases, back.weights + back.biases):
-        assert np.array_equal(a, b)
-    s = np.zeros(STATE_FEATURES, np.float32)
-    m = np.eye(3, MOVE_FEATURES, dtype=np.float32)
-    assert np.array_equal(net.q(s, m), back.q(s, m))
-    assert not list(tmp_path.glob("*.part"))
-
-
-def test_bad_files_are_refused_by_name(tmp_path):
-    (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(InputError, match="junk.npz: not a Big Two network file"):
-        load(tmp_path / "junk.npz")
+def test_a_file_of_another_feature_layout_is_refused(tmp_path):
     net = QNet.initial(seed=0, hidden=(4,))
     net.save(tmp_path / "n.npz")
     with np.load(tmp_path / "n.npz") as z:
@@ -74,13 +46,6 @@ def test_bad_files_are_refused_by_name(tmp_path):
     np.savez(tmp_path / "other.npz", **arrays)
     with pytest.raises(InputError, match="another feature layout"):
         load(tmp_path / "other.npz")
-
-
-def test_shipped_network_records_how_it_was_made():
-    net = load(DEFAULT_NET)
-    assert net.meta["command"].startswith("capsa train-bot big-two")
-    assert net.meta["games"] >= 1 and "seed" in net.meta["config"]
-    assert DEFAULT_NET.stat().st_size < 2_000_000
 
 
 @settings(max_examples=30, deadline=None)
@@ -119,46 +84,12 @@ def test_q_covers_every_option_the_pass_last():
     assert q.shape == (len(lm) + (1 if lm.can_pass else 0),) and np.isfinite(q).all()
 
 
-def test_training_is_deterministic_and_resumes_to_the_same_file(tmp_path):
-    a = train(tmp_path / "a.npz", TINY)
-    b = train(tmp_path / "b.npz", TINY)
-    for x, y in zip(a.weights, b.weights):
-        assert np.array_equal(x, y)
-    half = TrainConfig(**{**TINY.__dict__, "games": 16})
-    train(tmp_path / "c.npz", half, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
-    c = train(tmp_path / "c.npz", TINY, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
-    assert c.meta["games"] == 24
-    for x, y in zip(a.weights, c.weights):
-        assert np.array_equal(x, y)
-    two = train(tmp_path / "w.npz", TINY, workers=2)
-    for x, y in zip(a.weights, two.weights):
-        assert np.array_equal(x, y)
-    with pytest.raises(InputError, match="other settings"):
-        train(tmp_path / "d.npz", TrainConfig(**{**TINY.__dict__, "lr": 1e-3}),
-              checkpoint=tmp_path / "ck.npz")
-
-
 def test_training_records_target_the_seats_final_points():
     net = QNet.initial(seed=1, hidden=(8,))
     s, m, y = play_training_hand(net, 7, 0.5)
     assert s.shape[0] == m.shape[0] == y.shape[0] > 0
     assert s.shape[1] == STATE_FEATURES and m.shape[1] == MOVE_FEATURES
     assert len(set(np.round(y, 6))) >= 2  # the winner's and the losers' points differ
-
-
-def test_cli_trains_a_tiny_file_and_names_bad_options(tmp_path, capsys):
-    out = tmp_path / "net.npz"
-    assert main(["train-bot", "big-two", "-o", str(out), "--games", "16", "--no-progress"]) == 0
-    net = load(out)
-    assert net.meta["games"] == 16 and "train-bot big-two" in net.meta["command"]
-    assert (tmp_path / "net-train.npz").exists()
-    assert main(["train-bot", "big-two", "-o", str(out), "--epsilon", "1.5"]) == 2
-    assert "--epsilon must be" in capsys.readouterr().err
-    assert main(["train-bot", "big-two", "-o", str(tmp_path / "no" / "n.npz")]) == 2
-    assert "is not a directory" in capsys.readouterr().err
-    (tmp_path / "bad-train.npz").write_bytes(b"junk")
-    assert main(["train-bot", "big-two", "-o", str(tmp_path / "bad.npz"), "--games", "8"]) == 2
-    assert "bad-train.npz: not a readable Big Two training checkpoint" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("rules", [None, {"scoring": "cards-left", "bomb_on_two": False},
@@ -173,42 +104,12 @@ def test_search_bot_plays_whole_hands_legally(rules):
     assert state.is_terminal()
 
 
-def test_advice_is_deterministic_and_reports_q():
-    state = played_state(9, 2)
-    obs = state.observation(state.current_player)
-    a, b = advise(obs, iterations=5, seed=3), advise(obs, iterations=5, seed=3)
-    a.pop("elapsed_ms"), b.pop("elapsed_ms")
-    assert a == b
-    assert len(a["q"]) == len(a["moves"]) and "network" in a["method"]
-
-
-def test_registry_offers_the_net_bot():
-    info = get_game("big-two")
-    assert {"search", "net", "search-rollout", "baseline"} <= set(info.bots)
-
-
-def test_truncated_files_and_bad_search_options_are_input_errors(tmp_path):
-    net = QNet.initial(seed=0, hidden=(4,))
-    net.save(tmp_path / "n.npz")
-    data = (tmp_path / "n.npz").read_bytes()
-    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
-    (tmp_path / "empty.npz").write_bytes(b"")
-    for name in ("cut.npz", "empty.npz"):
-        with pytest.raises(InputError, match="not a Big Two network file"):
-            load(tmp_path / name)
+def test_search_options_are_checked_and_taken_by_keyword():
     from solver.games.big_two.advise import rank
     obs = played_state(9, 2).observation(played_state(9, 2).current_player)
     with pytest.raises(InputError, match="width must be"):
         rank(obs, iterations=2, seed=1, width=0)
     assert rank(obs, iterations=2, seed=1, depth=1).moves  # options by keyword
-
-
-def test_extending_a_run_that_stopped_mid_block_realigns_its_blocks(tmp_path):
-    cfg = TrainConfig(**{**TINY.__dict__, "games": 12})
-    train(tmp_path / "a.npz", cfg, checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
-    longer = train(tmp_path / "a.npz", TrainConfig(**{**TINY.__dict__, "games": 40}),
-                   checkpoint=tmp_path / "ck.npz", checkpoint_every=8)
-    assert longer.meta["games"] == 40
 
 
 def test_many_candidates_are_valued_alike_on_one_blas_thread():

@@ -117,6 +117,9 @@ CLASSED = [
     ("flush_or_straight_unmade", {"front": "Kc Qc 6d", "middle": "Ah Jh 8h 5h 3d",
                                   "back": "7s 7c 4c 9c 2h"}),
     ("pair_broken", {"front": "Ah 3c 2c", "middle": "As Kd Kh 9c 7s", "back": "Qs Qd Jh Jc 4d"}),
+    # a full house kept in the back where the best puts the queens in front
+    ("front_too_weak", {"front": "3c 4d 9s", "middle": "Ac Ad Jh 8c 5s",
+                        "back": "7s 7h 7d Qs Qh"}),
     ("front_too_strong", {"front": "6h 6s Ks", "middle": "7s 8h 8s 9d Qh",
                           "back": "2d 3c 4c 5s Ad"}),
     ("kickers", {"front": "Kh Kd 2c", "middle": "Qs Qh 5d 5c 9s", "back": "As Ad 7h 7c 3s"}),
@@ -143,14 +146,14 @@ def test_hands_a_class_must_not_take():
     rows = dict(CLASSED[1][1])
     assert "natural_not_declared" not in review([rows], "basic", 1).hands[0].mistakes
     # a front that is stronger than the best's with the middle and back no weaker: not too strong
-    h = review([dict(CLASSED[6][1])], "standard", 1).hands[0]
+    h = review([dict(CLASSED[7][1])], "standard", 1).hands[0]
     assert h.mistake == "kickers" and "front_too_strong" not in h.mistakes
     # both flushes the hand holds made, the loss in the front: not an unmade flush
     made = {"front": "Kc 7s 6d", "middle": "4c 7c 9c Qc 3c", "back": "Ah Jh 8h 5h 2h"}
     h = review([made], "standard", 1).hands[0]
     assert not h.exact and "flush_or_straight_unmade" not in h.mistakes
     # pairs kept together in the player's rows: none broken
-    assert "pair_broken" not in review([dict(CLASSED[6][1])], "standard", 1).hands[0].mistakes
+    assert "pair_broken" not in review([dict(CLASSED[7][1])], "standard", 1).hands[0].mistakes
 
 
 def test_kinds_of_the_classes_follow_their_rules():
@@ -169,6 +172,11 @@ def test_kinds_of_the_classes_follow_their_rules():
                   > sum(k in made for k in kinds["mine"][1:]))
         assert ("flush_or_straight_unmade" in h.mistakes) == unmade
         assert ("kickers" in h.mistakes) == (kinds["mine"] == kinds["best"])
+        rank = ["high_card", "pair", "two_pair", "trips"].index
+        mine_s, best_s = row_strengths(h.mine), row_strengths(h.best)
+        weak = (kinds["best"][0] != "high_card" and rank(kinds["mine"][0]) < rank(kinds["best"][0])
+                and (mine_s[1] > best_s[1] or mine_s[2] > best_s[2]))
+        assert ("front_too_weak" in h.mistakes) == weak
 
 
 def _kinds(arr: Arrangement) -> list[str]:
@@ -196,6 +204,10 @@ def test_bad_lines_are_reported_with_their_number_and_the_rest_reviewed():
     assert "not valid JSON" in errors[2] and "not in the hand" in errors[4]
     assert "front" in errors[5] and "holds no natural" in errors[6] and "colour" in errors[7]
     assert rep.summary["hands"] == 2 and rep.summary["errors"] == 5
+    codes = {e.line: e.code for e in rep.errors}
+    assert codes == {2: "format", 4: "cards", 5: "cards", 6: "natural", 7: "fields"}
+    bad = review([b"\xff\xfe" + b"5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h", "x" * 70_000])
+    assert [e.code for e in bad.errors] == ["unreadable", "unreadable"]
 
 
 def test_summary_figures():
@@ -281,3 +293,87 @@ def test_http_review(client):
     assert r.status_code == 200 and body["method"] == "montecarlo"
     assert body["summary"]["hands"] == 2 and [e["line"] for e in body["errors"]] == [3]
     assert body["hands"][0]["exact"] is True and body["hands"][1]["ev_lost"] > 0
+
+
+def test_plain_text_lines_are_the_json_lines_they_stand_for():
+    rows = CLASSED[5][1]
+    dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad"
+    text = "\n".join([
+        "# played on Friday",
+        f"{rows['front']} | {rows['middle']} | {rows['back']}",
+        f"deal 7 | {rows['front'].upper()} | {rows['middle'].replace(' ', ',')} | "
+        f"{rows['back'].replace('Q', 'q')}",
+        f"natural | {dragon}",
+        f"deal 9 | Mậu  Binh | {dragon}",
+        json.dumps(rows),
+        f"{rows['front']}\t{rows['middle']}\t{rows['back']}\t",  # spreadsheet cells
+        "As Kd Qh",                          # no bars: neither rows nor JSON
+        f"{rows['front']} | {rows['middle']}",  # two fields
+        f" | {rows['front']} | {rows['middle']} | {rows['back']}",  # an empty id
+        f"{rows['front']} |  | {rows['back']}",  # an empty middle
+        "natural | 2c 3d | 4h",               # a natural's fields
+        "5s 3c 2h | As Ad Kh 7c | Kd Qc Js Ts 9h",  # a middle of four cards
+    ])
+    rep = review(text, "standard", 1)
+    plain = review([rows, rows, {"hand": dragon, "natural": True},
+                    {"hand": dragon, "natural": True}, rows, rows], "standard", 1)
+    assert [h.line for h in rep.hands] == [2, 3, 4, 5, 6, 7]
+    assert [h.id for h in rep.hands] == [None, "deal 7", None, "deal 9", None, None]
+    for a, b in zip(rep.hands, plain.hands, strict=True):
+        assert (a.ev, a.best_ev, a.mistake, a.mine) == (b.ev, b.best_ev, b.mistake, b.mine)
+    errors = {e.line - 1: e.error for e in rep.errors}  # as numbered before the tab line
+    assert sorted(errors) == [7, 8, 9, 10, 11, 12]
+    assert [e.code for e in rep.errors] == ["format"] * 5 + ["cards"]
+    assert "front | middle | back" in errors[7] and "2 fields" in errors[8]
+    assert "id field" in errors[9] and "middle is empty" in errors[10]
+    assert "natural | HAND" in errors[11] and "middle" in errors[12]
+
+
+@given(st.lists(st.one_of(st.just(0.0), st.floats(0.0, 30.0)), min_size=1, max_size=60))
+def test_the_interval_of_the_mean_ev_lost_never_leaves_the_values(values):
+    from solver.games.capsa.coach import mean_interval
+
+    lo, hi = mean_interval(np.array(values))
+    assert 0.0 <= min(values) <= lo <= hi <= max(values)
+    if len(set(values)) > 1 and len(values) >= 20:
+        assert lo < float(np.mean(values)) < hi
+
+
+def test_a_few_costly_hands_among_exact_ones_keep_the_interval_above_zero():
+    # 19 exact hands and a foul: the normal approximation's low end was -0.048 times its loss
+    best = solver.arrange(HAND, "standard", 3, top=1).best.arrangement.to_dict()
+    rep = review([best] * 19 + [CLASSED[0][1]], "standard", 3)
+    lo, hi = rep.summary["mean_ev_lost_ci95"]
+    assert 0.0 <= lo < rep.summary["mean_ev_lost"] < hi
+
+
+def test_cli_and_http_review_plain_text(tmp_path, capsys, client):
+    rows = CLASSED[5][1]
+    text = (f"deal 1 | {rows['front']} | {rows['middle']} | {rows['back']}\n"
+            "natural | 2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad\nAs Kd\n")
+    path = tmp_path / "played.txt"
+    path.write_text(text, encoding="utf-8")
+    assert capsa(["review", str(path), "--opponents", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["summary"]["hands"] == 2 and [e["line"] for e in out["errors"]] == [3]
+    assert out["hands"][0]["id"] == "deal 1" and out["hands"][0]["mistake"] == "front_too_weak"
+    assert capsa(["review", str(path), "--opponents", "1"]) == 0
+    shown = capsys.readouterr().out
+    lo, hi = out["summary"]["mean_ev_lost_ci95"]
+    assert f"between {lo:.4f} and {hi:.4f}" in shown and "front_too_weak" in shown
+    assert out["summary"]["worst"][0]["id"] == "deal 1" and "(deal 1)" in shown
+    r = client.post("/v1/capsa/review", json={"text": text, "opponents": 1})
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["summary"] == out["summary"] and body["hands"] == out["hands"]
+
+
+def test_the_drill_grades_with_the_coachs_classes():
+    from solver.games.capsa.drill import grade
+
+    rows = dict(CLASSED[5][1])
+    hand = [c for row in ("front", "middle", "back") for c in rows[row].split()]
+    answer = grade(hand, {"preset": "standard", "players": 2}, rows)
+    want = review([rows], "standard", 1).hands[0]
+    assert answer["mistake"] == want.mistake == "front_too_weak"
+    assert answer["ev_lost"] == pytest.approx(want.ev_lost, abs=1e-6)

@@ -11,9 +11,9 @@ import pytest
 from solver import arrange
 from solver.cards import cards_named
 from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.splits import Arrangement, is_foul
-from solver.games.capsa.strategy.tables import tables_for
 from solver.sessions.drill import LAST, TREND_MAX, WORST, DrillService, empty_figures
 from solver.sessions.service import derived_seed
 
@@ -39,7 +39,7 @@ def _ranked(hand, opponents, k):
 
 def _coach(hand, rows, opponents):
     r = resolve_rules("standard")
-    return review_hand(parse_played({"hand": hand, **rows}), r, tables_for(r), opponents, "table")
+    return review_hand(parse_played({"hand": hand, **rows}), prepare(r), opponents, "table")
 
 
 def _foul(hand, seed=0):
@@ -398,7 +398,7 @@ def test_rules_options_reach_the_coach(c):
     rows = _ranked(v["own_cards"], 1, 0)
     a = _post(c, f"{DRILL}/move", {"token": v["token"], "move": rows})["answer"]
     r = resolve_rules({k: x for k, x in v["rules"].items() if k != "players"})
-    ref = review_hand(parse_played({"hand": v["own_cards"], **rows}), r, tables_for(r), 1)
+    ref = review_hand(parse_played({"hand": v["own_cards"], **rows}), prepare(r), 1)
     assert a["best_ev"] == round(ref.best_ev, 6)
 
 

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.games.capsa.kernels.table import NO_JOINT, scoop_chance, scoop_odds_many
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import search_best
 from solver.games.capsa.strategy.joint import copula_grids, orthant_grid, uniforms
@@ -145,7 +146,7 @@ def test_plain_search_with_the_joint_model_is_the_full_search(plain_file, spec):
     tables = tables_for(rules, plain_file)
     assert tables.removal is None and tables.joint is not None
     hands = deal(np.random.default_rng(11), 40)[:, 0]
-    split, ev, rows, found = search_best(hands, rules, tables, 4)
+    split, ev, rows, found = search_best(hands, prepare(rules, tables), 4)
     for i, h in enumerate(hands):
         want = _full_top(h, rules, tables, 4)
         got = [(int(split[i, j]), float(ev[i, j])) for j in range(int(found[i]))]

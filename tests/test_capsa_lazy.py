@@ -16,8 +16,9 @@ from solver.games.capsa import kernels as K
 from solver.games.capsa.encoding import split_back, split_front, split_middle
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
-from solver.games.capsa.search import hand_tables, lazy_terms, search_top
+from solver.games.capsa.search import hand_tables, search_top
 from solver.games.capsa.strategy.play import deal
 from solver.games.capsa.strategy.tables import tables_for
 
@@ -31,7 +32,7 @@ def _full_top(hand, rules, st, k):
     v3 = np.empty(len(COMB3), dtype=np.int32)
     packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(SPLIT_PAIRS))
-    ht = hand_tables(rules, st, hand)
+    ht = hand_tables(prepare(rules, st), hand)
     K.subset_strengths(hand, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
     n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, ht.pw, ht.pt, ht.lr, ht.roy, scoring, bonus,
                           net, single, ht.joint_grid, packed, values)
@@ -53,7 +54,7 @@ def test_lazy_top_k_is_the_full_search(hand, spec, k):
     rules = resolve_rules(spec)
     st_ = tables_for(rules)
     assert st_.removal is not None
-    top = search_top(hand[None, :], rules, st_, k, kernel="lazy")
+    top = search_top(hand[None, :], prepare(rules, st_), k, kernel="lazy")
     assert _got(top, 0) == _full_top(hand, rules, st_, k)
 
 
@@ -71,8 +72,8 @@ def test_lazy_equals_eager_on_many_hands(spec, k):
                                               for r in rng.choice(13, 5, replace=False)]),
                               13, replace=False)) for _ in range(60)]
     hands = np.concatenate([hands, np.array(few, dtype=np.int64)])
-    lazy = search_top(hands, rules, st_, k, kernel="lazy")
-    eager = search_top(hands, rules, st_, k, kernel="eager")
+    lazy = search_top(hands, prepare(rules, st_), k, kernel="lazy")
+    eager = search_top(hands, prepare(rules, st_), k, kernel="eager")
     for name, a, b in zip(lazy._fields, lazy, eager):
         np.testing.assert_array_equal(a, b, err_msg=name)
 
@@ -86,7 +87,7 @@ def test_cheap_bounds_hold_for_every_strength_a_hand_holds():
                  RULE_SETS[7]]:
         rules = resolve_rules(spec)
         st_ = tables_for(rules)
-        gsep, slab, _ = lazy_terms(st_, rules)
+        _, gsep, slab, _ = prepare(rules, st_).lazy_model
         t = TABLES[rules.wheel]
         net = rules.royalty_mode == "net"
         hands = [np.sort(rng.choice(52, 13, replace=False)) for _ in range(20)]
@@ -94,7 +95,7 @@ def test_cheap_bounds_hold_for_every_strength_a_hand_holds():
                                      replace=False))
                   for ranks in (rng.choice(13, n, replace=False) for n in [4, 5, 6, 7] * 3)]
         for hand in hands:
-            ht = hand_tables(rules, st_, hand)
+            ht = hand_tables(prepare(rules, st_), hand)
             counts = np.bincount(hand // 4, minlength=13)
             m = int((counts == 0).sum())
             a = st_.alpha * (counts - 1.0)
@@ -121,10 +122,10 @@ def test_scratch_serves_one_hand_only():
     answers of one batch call."""
     rules, other = resolve_rules("standard"), resolve_rules("two-four")
     hands = deal(np.random.default_rng(12), 25).reshape(-1, 13)
-    batch = search_top(hands, rules, k=3)
+    batch = search_top(hands, prepare(rules), k=3)
     for i, hand in enumerate(hands):
-        search_top(hands[(i + 5) % len(hands)][None], other, k=2)
-        one = search_top(hand[None], rules, k=3)
+        search_top(hands[(i + 5) % len(hands)][None], prepare(other), k=2)
+        one = search_top(hand[None], prepare(rules), k=3)
         for a, b in zip(one, batch):
             np.testing.assert_array_equal(a[0], b[i])
 
@@ -155,5 +156,5 @@ def test_every_method_answers_the_same_with_either_kernel(method, monkeypatch):
 
 def test_unknown_kernel_is_refused():
     with pytest.raises(ValueError, match="kernel must be one of"):
-        search_top(deal(np.random.default_rng(1), 1).reshape(-1, 13), resolve_rules("standard"),
-                   kernel="fast")
+        search_top(deal(np.random.default_rng(1), 1).reshape(-1, 13),
+                   prepare(resolve_rules("standard")), kernel="fast")

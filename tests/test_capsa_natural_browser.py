@@ -23,6 +23,7 @@ def _start(page, live) -> None:
     _idle(page)
     page.select_option("#players", "4")
     page.select_option("#bots", "table")
+    page.evaluate("document.getElementById('more-setup').open = true")
     page.fill("#seed", str(SEED))
     page.click("#start-btn")
     page.wait_for_selector("#table:not([hidden])")

@@ -15,6 +15,7 @@ from solver.games.capsa.encoding import rank_of, split_back, split_front, split_
 from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels.table import scoop_chance
 from solver.games.capsa.lookup import CARD_WORD, COMB3, COMB5, SPLIT_PAIRS, TABLES
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import hand_odds, hand_tables, search_best, search_top
 from solver.games.capsa.splits import row_strengths
@@ -134,11 +135,11 @@ def test_hand_tables_are_the_clamped_linear_shift(removal_file, preset):
         win = np.clip(np.cumsum(p, axis=1) - p, 0, 1)
         tie = np.clip(p, 0, 1 - win)
         lose_roy = np.clip(np.cumsum(pr[:, ::-1], axis=1)[:, ::-1] - pr, 0, None)
-        got = hand_tables(rules, st, hand)
+        got = hand_tables(prepare(rules, st), hand)
         for name, want in (("pw", win), ("pt", tie), ("lr", lose_roy)):
             np.testing.assert_allclose(getattr(got, name), want, atol=1e-12, err_msg=name)
         rows = np.array([[5, 900, 4000], [300, 2000, 7000]])
-        w, t = hand_odds(rules, st, hand, rows)
+        w, t = hand_odds(prepare(rules, st), hand, rows)
         np.testing.assert_array_equal(w, got.pw[np.arange(3), rows])
         np.testing.assert_array_equal(t, got.pt[np.arange(3), rows])
 
@@ -158,13 +159,13 @@ def test_top_k_is_the_full_search_under_the_hands_tables(removal_file, spec):
     t = TABLES[rules.wheel]
     scoring, bonus, net, single = kernel_params(rules)
     hands = deal(np.random.default_rng(9), 12, 1)[:, 0]
-    split, ev, rows, found = search_best(hands, rules, st, 7)
+    split, ev, rows, found = search_best(hands, prepare(rules, st), 7)
     v5 = np.empty(len(COMB5), dtype=np.int32)
     v3 = np.empty(len(COMB3), dtype=np.int32)
     packed = np.empty(2 * len(SPLIT_PAIRS), dtype=np.int64)
     values = np.empty(2 * len(SPLIT_PAIRS))
     for i, h in enumerate(hands):
-        ht = hand_tables(rules, st, h)
+        ht = hand_tables(prepare(rules, st), h)
         K.subset_strengths(h, CARD_WORD, t.rank5, t.flush5, t.rank3, v5, v3)
         n = K.table_valid_evs(v5, v3, SPLIT_PAIRS, ht.pw, ht.pt, ht.lr, ht.roy, scoring,
                               bonus, net, single, ht.joint_grid, packed, values)
@@ -188,10 +189,10 @@ def test_search_odds_are_the_hands_own(removal_file, shifts):
     if not shifts:
         st = type(st)(**{**st.__dict__, "removal": None})
     hands = deal(np.random.default_rng(11), 10, 1)[:, 0]
-    top = search_top(hands, rules, st, 6)
+    top = search_top(hands, prepare(rules, st), 6)
     for i, h in enumerate(hands):
         n = int(top.found[i])
-        w, t = hand_odds(rules, st, h, top.rows[i, :n])
+        w, t = hand_odds(prepare(rules, st), h, top.rows[i, :n])
         np.testing.assert_array_equal(top.odds[i, :n, :3], w)
         np.testing.assert_array_equal(top.odds[i, :n, 3:6], t)
         np.testing.assert_array_equal(top.odds[i, :n, 6],

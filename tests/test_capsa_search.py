@@ -14,6 +14,7 @@ from solver import arrange, arrange_many, arrange_many_columns
 from solver.cards import format_cards
 from solver.cli import main as capsa_main
 from solver.errors import InputError
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import search_best
 from solver.games.capsa.splits import Arrangement, row_strengths, unpack_split
@@ -53,7 +54,7 @@ def test_best_equals_full_search_on_random_hands(spec):
     rules = resolve_rules(spec)
     rng = np.random.default_rng(11)
     hands = deal(rng, 40).reshape(-1, 13)
-    split, ev, rows, found = search_best(hands, rules)
+    split, ev, rows, found = search_best(hands, prepare(rules))
     _, full_ev, full_rows = _full(hands, rules)
     assert (found == 1).all()
     np.testing.assert_array_equal(ev[:, 0], full_ev)
@@ -74,7 +75,7 @@ def test_best_equals_full_search_on_special_hands(spec):
     special += [suited, np.sort(np.r_[np.arange(0, 40, 4), [1, 5, 9]]),
                 np.sort(np.r_[np.arange(0, 28, 4), np.arange(1, 25, 4)])]
     hands = np.array(special, dtype=np.int64)
-    _, ev, rows, _ = search_best(hands, rules)
+    _, ev, rows, _ = search_best(hands, prepare(rules))
     _, full_ev, full_rows = _full(hands, rules)
     np.testing.assert_array_equal(ev[:, 0], full_ev)
     np.testing.assert_array_equal(rows[:, 0], full_rows)
@@ -91,12 +92,12 @@ def test_bound_kept_per_strength_serves_one_hand_only():
     hands = np.concatenate([hands, hands[::-1]])  # the same hands again, after others
     tables = tables_for(rules, card_removal=False)  # the plain search keeps the bounds
     _, full_ev, full_rows = table_play(hands, rules, tables, prune=False)
-    _, ev, rows, _ = search_best(hands, rules, tables)
+    _, ev, rows, _ = search_best(hands, prepare(rules, tables))
     np.testing.assert_array_equal(ev[:, 0], full_ev)
     np.testing.assert_array_equal(rows[:, 0], full_rows)
     for i, hand in enumerate(hands):
-        search_best(hands[(i + 7) % len(hands)][None], other, tables_for(other, card_removal=False))
-        _, ev1, rows1, _ = search_best(hand[None], rules, tables)
+        search_best(hands[(i + 7) % len(hands)][None], prepare(other, tables_for(other, card_removal=False)))
+        _, ev1, rows1, _ = search_best(hand[None], prepare(rules, tables))
         assert ev1[0, 0] == full_ev[i] and (rows1[0, 0] == full_rows[i]).all()
 
 
@@ -115,7 +116,7 @@ def test_best_equals_full_search_on_hands_of_few_ranks_and_suits(spec):
                          if len(ranks) * len(suits) < 13 else set()))
         hands.append(np.sort(rng.choice(deck, 13, replace=False)))
     hands = np.array(hands, dtype=np.int64)
-    _, ev, rows, _ = search_best(hands, rules)
+    _, ev, rows, _ = search_best(hands, prepare(rules))
     _, full_ev, full_rows = _full(hands, rules)
     np.testing.assert_array_equal(ev[:, 0], full_ev)
     np.testing.assert_array_equal(rows[:, 0], full_rows)
@@ -128,7 +129,7 @@ def test_top_k_equals_previous_arrange(hand, spec, top):
     previous path's (every valid split scored, then a top-k pass)."""
     rules = resolve_rules(spec)
     n_valid, previous = legacy.table_top(hand, rules, top)
-    split, ev, rows, found = search_best(hand[None, :], rules, None, top)
+    split, ev, rows, found = search_best(hand[None, :], prepare(rules), top)
     got = [(int(split[0, i]), float(ev[0, i]), tuple(int(x) for x in rows[0, i]))
            for i in range(int(found[0]))]
     assert got == previous

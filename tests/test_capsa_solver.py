@@ -19,6 +19,7 @@ from solver.games.capsa.encoding import rank_of, split_back, split_front, split_
 from solver.games.capsa.kernels import table as KT
 from solver.games.capsa.lookup import SPLIT_PAIRS
 from solver.games.capsa.methods.exact import candidates, exact_result, opponent_rows, valid_splits
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.referee import make_seat, score, settle
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.search import hand_tables
@@ -140,7 +141,7 @@ def _py_table_value(rows, st_, rules):
 def test_table_values_match_the_plain_formula(hand, rules):
     r = resolve_rules(rules)
     h = parse_hand(hand)
-    st_ = hand_tables(r, tables_for(r), h)  # the hand's own tables (card removal)
+    st_ = hand_tables(prepare(r), h)  # the hand's own tables (card removal)
     _, v5, v3 = all_valid_splits(h, r)
     n_max = 2 * len(SPLIT_PAIRS)
     packed, values = np.empty(n_max, np.int64), np.empty(n_max)
@@ -164,7 +165,7 @@ def test_two_four_unit_reads_the_rows_joint_model(seed):
     reference, and the searches' best against the best of them."""
     r = resolve_rules("two-four")
     h = np.sort(np.random.default_rng(seed).permutation(52)[:13]).astype(np.int64)
-    st_ = hand_tables(r, tables_for(r), h)
+    st_ = hand_tables(prepare(r), h)
     assert st_.joint is not None
     _, v5, v3 = all_valid_splits(h, r)
     n_max = 2 * len(SPLIT_PAIRS)

@@ -15,6 +15,7 @@ from solver import arrange, arrange_many
 from solver.cli import main
 from solver.errors import InputError
 from solver.games.capsa.methods.table import table_arrangements
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy import build
@@ -138,7 +139,7 @@ def test_a_stopped_training_resumes_to_the_same_file(house_file, tmp_path, monke
 def test_arrange_plays_the_file_given_and_names_it(house_file):
     r = resolve_rules(HOUSE)
     res = arrange(HAND, HOUSE, opponents=2, top=3, tables=house_file)
-    ref = table_arrangements(parse_hand(HAND), r, 2, 3, tables_for(r, str(house_file)))
+    ref = table_arrangements(parse_hand(HAND), prepare(r, tables_for(r, str(house_file))), 2, 3)
     assert [a.split for a in res.arrangements] == [a.split for a in ref]
     assert [a.ev for a in res.arrangements] == pytest.approx([a.ev for a in ref])
     shipped = arrange(HAND, HOUSE, opponents=2, top=3)

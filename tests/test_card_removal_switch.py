@@ -12,6 +12,7 @@ import solver
 from solver import arrange_many_columns
 from solver.cli import main as capsa_main
 from solver.errors import InputError
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.play import deal
@@ -51,7 +52,9 @@ def test_plain_tables_are_the_file_without_removal(plain_file):
         st = tables_for(rules)
         plain = tables_for(rules, card_removal=False)
         assert st.removal is not None and plain.removal is None and plain.alpha == 0.0
-        assert plain is plain_tables(st)  # cached: the search's terms are built once
+        # one object per rules and file, so the search's terms are built once
+        assert plain is tables_for(rules, card_removal=False)
+        assert prepare(rules, plain) is prepare(rules, plain_tables(st)) is prepare(rules).plain
         ref = tables_for(rules, plain_file)
         for field in ("pw", "pt", "lr", "roy", "joint"):
             assert np.array_equal(getattr(plain, field), getattr(ref, field)), field

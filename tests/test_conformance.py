@@ -68,7 +68,11 @@ def _check_observations(state, info: GameInfo | None = None) -> None:
         if info is not None:
             pres = info.presentation
             shown = {"own": pres.own_cards(obs), "roles": pres.seat_roles(obs, state.num_players),
-                     "summary": pres.summary(obs) if pres.summary else None}
+                     "summary": pres.summary(obs) if pres.summary else None,
+                     "leftovers": pres.leftovers(obs),
+                     "board": pres.board(obs, state.num_players), "log": pres.log(obs),
+                     "role_lines": pres.roles(obs, state.num_players),
+                     "settlement": pres.settlement(obs) if pres.settlement else None}
             assert json.loads(json.dumps(shown)) == shown
             assert len(shown["roles"]) == state.num_players
             assert not cards_named(shown) & state.hidden_cards(p)

@@ -10,14 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cli import main
 from solver.errors import InputError
-from solver.games import dmc, get_game
 from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, advise, rank
 from solver.games.da_bai_fen.engine import Kind, Phase, new_hand
 from solver.games.da_bai_fen.net import (
-    DEFAULT_NET,
-    FORMAT,
     MOVE_FEATURES,
     STATE_FEATURES,
     DaBaiFenNet,
@@ -25,21 +21,13 @@ from solver.games.da_bai_fen.net import (
     decision_features,
     default_net,
     legal_q,
-    load,
     net_moves,
     seen_from_state,
     seen_from_view,
     slots,
 )
-from solver.games.da_bai_fen.train import SELF_PLAY, TrainConfig, play_training_hand
+from solver.games.da_bai_fen.train import play_training_hand
 from solver.games.da_bai_fen.view import View, legal_count, sample_world
-from solver.games.da_san.net import DaSanNet
-
-TINY = TrainConfig(games=12, block_games=4, batch=64, hidden=(16, 8))
-
-
-def train(out, cfg, **kw):
-    return dmc.train(SELF_PLAY, out, cfg, **kw)
 
 
 def played_state(seed: int, steps: int):
@@ -61,30 +49,6 @@ def played_state(seed: int, steps: int):
 
 def _same(a, b):
     return a.kind is b.kind and sorted(a.cards) == sorted(b.cards)
-
-
-def test_save_load_round_trip_and_foreign_files(tmp_path):
-    net = DaBaiFenNet.initial(seed=3, hidden=(8, 4))
-    net.meta["command"] = "test"
-    net.save(tmp_path / "n.npz")
-    back = load(tmp_path / "n.npz")
-    assert back.meta["format"] == FORMAT and back.meta["command"] == "test"
-    s = np.zeros(STATE_FEATURES, np.float32)
-    m = np.eye(3, MOVE_FEATURES, dtype=np.float32)
-    assert np.array_equal(net.q(s, m), back.q(s, m))
-    (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(InputError, match="junk.npz: not a Da Bai Fen network file"):
-        load(tmp_path / "junk.npz")
-    DaSanNet.initial(seed=0, hidden=(4,)).save(tmp_path / "da-san.npz")
-    with pytest.raises(InputError, match="da-san.npz: format 'capsa-da-san-qnet/1'"):
-        load(tmp_path / "da-san.npz")
-
-
-def test_shipped_network_records_how_it_was_made():
-    net = load(DEFAULT_NET)
-    assert net.meta["command"].startswith("capsa train-bot da-bai-fen")
-    assert net.meta["games"] >= 1 and "seed" in net.meta["config"]
-    assert DEFAULT_NET.stat().st_size < 2_000_000
 
 
 def test_cards_take_one_slot_each_whatever_the_trump():
@@ -147,22 +111,6 @@ def test_q_covers_every_decision_kind():
     assert kinds == {Kind.SHOW, Kind.NO_SHOW, Kind.BURY, Kind.PLAY}
 
 
-def test_training_is_deterministic_and_resumes_to_the_same_file(tmp_path):
-    a = train(tmp_path / "a.npz", TINY)
-    half = TrainConfig(**{**TINY.__dict__, "games": 8})
-    train(tmp_path / "c.npz", half, checkpoint=tmp_path / "ck.npz", checkpoint_every=4)
-    c = train(tmp_path / "c.npz", TINY, checkpoint=tmp_path / "ck.npz", checkpoint_every=4)
-    assert c.meta["games"] == 12
-    for x, y in zip(a.weights + a.biases, c.weights + c.biases):
-        assert np.array_equal(x, y)
-    two = train(tmp_path / "w.npz", TINY, workers=2)
-    for x, y in zip(a.weights + a.biases, two.weights + two.biases):
-        assert np.array_equal(x, y)
-    with pytest.raises(InputError, match="other settings"):
-        train(tmp_path / "d.npz", TrainConfig(**{**TINY.__dict__, "lr": 1e-3}),
-              checkpoint=tmp_path / "ck.npz")
-
-
 def test_training_records_target_the_seats_final_value():
     net = DaBaiFenNet.initial(seed=1, hidden=(8,))
     s, m, y = play_training_hand(net, 7, 0.5)
@@ -170,17 +118,6 @@ def test_training_records_target_the_seats_final_value():
     assert s.shape[1] == STATE_FEATURES and m.shape[1] == MOVE_FEATURES
     # the two teams' values are opposite: each decision's target is one of two numbers
     assert len({round(abs(float(v)), 6) for v in y}) == 1
-
-
-def test_cli_trains_a_tiny_file_and_refuses_another_games_checkpoint(tmp_path, capsys):
-    out = tmp_path / "net.npz"
-    assert main(["train-bot", "da-bai-fen", "-o", str(out), "--games", "4",
-                 "--no-progress"]) == 0
-    net = load(out)
-    assert net.meta["games"] == 4
-    assert net.meta["command"] == "capsa train-bot da-bai-fen -o net.npz --games 4"
-    assert main(["train-bot", "da-san", "-o", str(out), "--games", "4", "--no-progress"]) == 2
-    assert "net-train.npz: not a Da San training checkpoint" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -211,10 +148,6 @@ def test_advice_is_deterministic_and_reports_q():
         rank(obs, iterations=2, seed=1, width=0)
     with pytest.raises(InputError, match="depth must be"):
         rank(obs, iterations=2, seed=1, depth=0)
-
-
-def test_registry_offers_the_net_bots():
-    assert {"search", "net", "search-rollout", "greedy"} <= set(get_game("da-bai-fen").bots)
 
 
 def test_da_bai_fen_vs_match_plays_both_seatings_and_reports(match_bench):

@@ -27,6 +27,11 @@ ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parent
 
 
 # ---------------------------------------------------------------- helpers
+def _symbols(card: str) -> str:
+    """A card as the page's logs write it: ``Tc`` -> ``10♣``."""
+    return ("10" if card[0] == "T" else card[0]) + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[card[1]]
+
+
 def _open(page, live) -> None:
     page.goto(live.url + "/static/play.html")
     page.wait_for_selector("body[data-ready=true]")
@@ -43,6 +48,8 @@ def _start(page, game: str, players: int | None = None, bots: str | None = None,
         page.select_option("#players", str(players))
     if bots is not None:
         page.select_option("#bots", bots)
+    if seat_bots or seed is not None:  # your seat, the seed, each bot: under More options
+        page.evaluate("document.getElementById('more-setup').open = true")
     for seat, bot in (seat_bots or {}).items():
         page.select_option(f"#bot-seat-{seat}", bot)
     if seed is not None:
@@ -73,11 +80,17 @@ def _shoot(page, name: str) -> None:
     assert width <= PHONE["width"] + 1, f"{name}: the page is {width}px wide at phone width"
 
 
+def _all_moves(page) -> None:
+    """Open the fallback list of every legal move (the picker by cards is the way in)."""
+    page.evaluate("document.getElementById('all-moves').open = true")
+
+
 def _play_first_moves(page, until: str = "#result:not([hidden])", limit: int = 400) -> int:
     """Take the first legal move the page offers until ``until`` shows; how many moves."""
     for n in range(limit):
         if page.locator(until).count():
             return n
+        _all_moves(page)
         page.click("#moves button.move >> nth=0")
         _idle(page)
     raise AssertionError(f"{until} did not appear after {limit} moves")
@@ -176,6 +189,7 @@ def test_big_two_whole_hand_only_legal_selections_play(page, live):
     assert shown == len(view["legal_moves"])
     _shoot(page, "big-two")
     # After my move the page tells the bots' answers, in the order they came.
+    _all_moves(page)
     page.click("#moves button.move >> nth=0")
     _idle(page)
     hist = _view(live, page)["observation"]["history"]
@@ -187,7 +201,7 @@ def test_big_two_whole_hand_only_legal_selections_play(page, live):
         assert len(parts) == min(len(answers), 8)
         for part, h in zip(parts, answers[-8:]):
             assert part.startswith(f"Seat {h['player']} ")
-            assert all(c in part for c in h["move"]["cards"])
+            assert all(_symbols(c) in part for c in h["move"]["cards"])  # 4♣, as players write
     moves = _play_first_moves(page)
     assert moves > 0
     final = _view(live, page)
@@ -216,7 +230,7 @@ def test_da_san_whole_hand_with_auction_and_kitty(page, live):
     assert "auction" in page.inner_text("#status")
     assert "face down" in page.inner_text("#board")
     _shoot(page, "da-san-auction")
-    bids = page.locator('#moves button.move[aria-label^="Bid"]')
+    bids = page.locator('#pick-moves button.move[aria-label^="Bid"]')  # no cards: offered
     bids.nth(bids.count() - 1).click()  # the highest bid
     _idle(page)
     view = _view(live, page)
@@ -251,6 +265,7 @@ def test_da_bai_fen_show_bury_tricks_to_settlement(page, live):
     _open(page, live)
     _start(page, "da-bai-fen", bots="greedy", seed=seed)
     assert "draw" in page.inner_text("#status")
+    _all_moves(page)
     page.click('#moves button.move[aria-label^="Show"]')  # show: seat 0 leads and buries
     _idle(page)
     assert "Shown" in page.inner_text("#board")
@@ -348,6 +363,7 @@ def test_export_and_import_a_capsa_table(page, live):
     assert doc["game"] == "capsa" and len(doc["history"]) == 2
     assert page.get_attribute("#export-link", "href").startswith("blob:")
     page.click("#new-btn")
+    page.click("#leave-ok")
     page.click("#import-box summary")
     page.fill("#import-text", "{not json")
     page.click("#import-btn")
@@ -368,6 +384,7 @@ def test_export_and_import_a_capsa_table(page, live):
 def test_errors_are_stated_in_words(page, live):
     _open(page, live)
     page.select_option("#game", "da-bai-fen")
+    page.evaluate("document.getElementById('more-setup').open = true")
     page.fill("#opt-kitty_multiplier", "99")
     page.click("#start-btn")
     page.wait_for_selector("#error:not([hidden])")
@@ -383,6 +400,7 @@ def test_errors_are_stated_in_words(page, live):
 def test_server_restart_mid_session_then_continue(page, live):
     _open(page, live)
     _start(page, "big-two", players=4, bots="baseline", seed=23)
+    _all_moves(page)
     page.click("#moves button.move >> nth=0")
     _idle(page)
     before = _view(live, page)
@@ -422,6 +440,7 @@ def test_every_game_is_offered_with_its_advisor_flag(page, live):
             cell = page.locator("#seats tbody tr").nth(p).locator("td").nth(0).inner_text()
             assert all(r in cell for r in roles), (g["name"], p, roles, cell)
         page.click("#new-btn")
+        page.click("#leave-ok")  # leaving asks first
     page.goto(live.url + "/")
     page.click("text=Play against the bots")
     page.wait_for_selector("body[data-ready=true]")
@@ -459,6 +478,11 @@ def test_hint_lights_up_for_a_game_with_an_advisor(page, live, monkeypatch):
     assert hinted.count() == 1
     assert int(hinted.get_attribute("data-index")) == len(view["legal_moves"]) - 1
     assert "value +0.25" in page.inner_text("#hint-box")
+    # the hinted move's cards light up in the hand, and the move is offered first
+    lit = page.locator("#my-hand .card.hinted").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(lit) == sorted(wanted["move"]["cards"])
+    hinted = page.locator("#pick-moves button.move.hinted")
+    assert int(hinted.get_attribute("data-index")) == len(view["legal_moves"]) - 1
     hinted.click()
     _idle(page)
     assert _view(live, page)["observation"]["history"][
@@ -529,6 +553,7 @@ def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
     assert page.is_hidden("#bots-field") and page.is_hidden("#seat-field")
     assert page.is_hidden("#seat-bots")
     page.select_option("#players", "3")
+    page.evaluate("document.getElementById('more-setup').open = true")
     page.fill("#seed", "21")
     assert page.inner_text("#start-btn") == "Start the drill"
     page.click("#start-btn")
@@ -607,6 +632,7 @@ def test_capsa_drill_two_hands_figures_and_practise_again(page, live):
     assert page.is_visible("#drill") and page.inner_text("#drill-hands") == "3"
     # New session: back to the start panel; a play session after a drill is a table again.
     page.click("#drill-new-btn")
+    page.click("#leave-ok")  # leaving asks first, as at the table
     assert page.is_visible("#setup") and page.is_hidden("#drill") and page.is_hidden("#drill-figures")
     page.select_option("#mode", "play")
     assert page.is_visible("#bots-field")

@@ -102,8 +102,9 @@ def test_upload_review_charts_hand_downloads_and_bad_line(page, live, tmp_path):
     assert shown("sum-hands") == str(s["hands"])
     assert shown("sum-exact") == f"{100 * s['exact_share']:.1f}%"
     assert float(shown("sum-mean")) == pytest.approx(s["mean_ev_lost"], abs=5e-4)
-    lo, hi = (float(x) for x in shown("sum-ci").split(" to "))
+    lo, hi = (float(x) for x in shown("sum-ci").removeprefix("between ").split(" and "))
     assert (lo, hi) == pytest.approx(tuple(s["mean_ev_lost_ci95"]), abs=5e-4)
+    assert 0 <= lo <= hi
     assert float(shown("sum-total")) == pytest.approx(s["ev_lost"], abs=5e-4)
     assert float(page.get_attribute("#sum-total", "data-value")) == s["ev_lost"]
     assert float(page.get_attribute("#sum-mean", "data-value")) == s["mean_ev_lost"]
@@ -167,12 +168,10 @@ def test_upload_review_charts_hand_downloads_and_bad_line(page, live, tmp_path):
     assert got == want["hands"]
 
 
-def mistake_label(mistake: str | None) -> str:
-    return {"foul": "Foul", "natural_not_declared": "Natural not declared",
-            "natural_declared": "Natural declared",
-            "flush_or_straight_unmade": "Flush or straight not made",
-            "pair_broken": "Pair broken", "front_too_strong": "Front too strong",
-            "kickers": "Kickers", "other": "Other"}.get(mistake or "", "Played exactly right")
+def mistake_label(mistake: str | None, lang: str = "en") -> str:
+    from api.i18n import t
+
+    return t(lang, f"review.mistake.{mistake or 'exact'}")
 
 
 def test_session_hands_and_server_error(page, live):

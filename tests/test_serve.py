@@ -125,7 +125,7 @@ class Server:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(timeout=30)
+            return self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

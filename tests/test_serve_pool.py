@@ -212,3 +212,37 @@ def test_nginx_config_has_every_deadline_and_cap(tmp_path):
             raise  # CI installs nginx: this check must not be skipped there
         pytest.skip(f"{exc} (.ci/run installs it)")
     check_config(nginx, tmp_path, path)  # nginx -t accepts it
+
+
+def test_costly_routes_send_the_pool_solver_functions_with_plain_arguments(monkeypatch, make_app):
+    """What a route sends the pool is a solver function by its module and name, and
+    arguments that pickle with no route, model or Flask object in them; a route's own view
+    is refused."""
+    import importlib
+
+    from api import offload
+
+    sent: list[tuple[str, str]] = []
+
+    def in_place(path, deadline, module, name, *args, **kwargs):
+        sent.append((module, name))
+        blob = pickle.dumps((args, kwargs))
+        assert b"api." not in blob and b"flask" not in blob and b"pydantic" not in blob
+        fn = importlib.import_module(module)
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        return fn(*pickle.loads(blob)[0], **pickle.loads(blob)[1])
+
+    monkeypatch.setattr(offload, "call", in_place)
+    client = make_app(COMPUTE_SOCKET="unused").test_client()
+    req = {"hand": HAND, "method": "montecarlo", "samples": 20, "seed": 3, "top": 2}
+    assert client.post("/v1/capsa/arrange", json=req).status_code == 200
+    assert client.post("/v1/capsa/arrange/batch", json={"hands": [HAND]}).status_code == 200
+    assert client.post("/v1/big-two/moves", json={"hand": "3d 3s 4c", "current": "3c"}
+                       ).status_code == 200
+    assert client.post("/v1/capsa/arrange", json={**req, "method": "table"}).status_code == 200
+    assert sent == [("solver.executors.pool", "timed")] * 2 + [
+        ("solver.games.big_two.game", "moves")]
+    from api.routes.capsa import arrange_hand
+    with make_app().test_request_context(), pytest.raises(TypeError, match="solver functions"):
+        offload.run(arrange_hand, None)

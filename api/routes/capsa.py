@@ -10,7 +10,6 @@ naturals, wheels, methods) comes from the rules and solver modules.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from flask import Blueprint
@@ -32,9 +31,10 @@ from api.capsa_models import (
     ValidResponse,
 )
 from api.endpoint import json_endpoint
-from api.offload import offload
+from api.offload import run
 from solver.batch.many import arrange_many
 from solver.errors import InputError
+from solver.executors.pool import timed
 from solver.games.capsa.arrange import arrange
 from solver.games.capsa.coach import split_text
 from solver.games.capsa.limits import (
@@ -55,35 +55,35 @@ def _rules(r: str | RulesIn) -> Any:
     return r if isinstance(r, str) else r.spec()
 
 
+def _ms(seconds: float) -> float:
+    """An answer's ``elapsed_ms``: the solver's time where it ran."""
+    return round(seconds * 1e3, 3)
+
+
 @json_endpoint(bp, "/arrange", ArrangeRequest, ArrangeResponse)
-@offload(lambda body: body.method == "montecarlo")
 def arrange_hand(body: ArrangeRequest) -> dict:
     """Rank the arrangements of 13 cards by expected points."""
-    start = time.perf_counter()
-    res = arrange(body.hand, _rules(body.rules), body.opponents, body.method, body.samples,
-                  body.seed, body.top,
-                  opponent_hands=body.opponent_hands,
-                  opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
-                  if body.opponent_arrangements else None, max_work=MAX_WORK,
-                  card_removal=body.card_removal, adaptive=body.adaptive,
-                  opponent_profiles=body.opponent_profiles)
-    out = res.to_dict()
-    out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
-    return out
+    res, seconds = run(timed, arrange, body.hand, _rules(body.rules), body.opponents,
+                       body.method, body.samples, body.seed, body.top,
+                       opponent_hands=body.opponent_hands,
+                       opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
+                       if body.opponent_arrangements else None, max_work=MAX_WORK,
+                       card_removal=body.card_removal, adaptive=body.adaptive,
+                       opponent_profiles=body.opponent_profiles,
+                       costly=body.method == "montecarlo")
+    return {**res.to_dict(), "elapsed_ms": _ms(seconds)}
 
 
 @json_endpoint(bp, "/arrange/batch", BatchRequest, BatchResponse)
-@offload()
 def arrange_batch(body: BatchRequest) -> dict:
     """The best arrangement of each of up to 1,000 hands."""
     if body.method == "montecarlo" and len(body.hands) * body.samples > MAX_BATCH_SAMPLES:
         raise InputError(f"a Monte Carlo batch may use at most {MAX_BATCH_SAMPLES:,} samples in "
                          f"all (hands x samples), got {len(body.hands) * body.samples:,}")
-    start = time.perf_counter()
-    results = arrange_many(body.hands, _rules(body.rules), body.opponents, body.method,
-                           body.samples, body.seed, processes=1, max_work=MAX_WORK,
-                           card_removal=body.card_removal)
-    return {"results": results, "elapsed_ms": round((time.perf_counter() - start) * 1e3, 3)}
+    results, seconds = run(timed, arrange_many, body.hands, _rules(body.rules), body.opponents,
+                           body.method, body.samples, body.seed, processes=1,
+                           max_work=MAX_WORK, card_removal=body.card_removal)
+    return {"results": results, "elapsed_ms": _ms(seconds)}
 
 
 @json_endpoint(bp, "/score", ScoreRequest, ScoreResponse)
@@ -99,28 +99,25 @@ def count_valid(body: ValidRequest) -> dict:
 
 
 @json_endpoint(bp, "/review", ReviewRequest, ReviewResponse)
-@offload()
 def review_hands(body: ReviewRequest) -> dict:
     """Review hands played elsewhere: each hand's EV, the best EV, EV lost and the kind of
-    mistake; the summary (EV lost with a 95% CI, per mistake class, the costliest hands)."""
+    mistake; the summary (EV lost with a 95% bootstrap interval, per mistake class, the
+    costliest hands). The text's lines are rows as plain text or JSON objects."""
     if (body.text is None) == (body.hands is None):
-        raise InputError("give the played hands either as text (JSON lines) or as hands, not both")
+        raise InputError("give the played hands either as text (one a line) or as hands, not both")
     lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
     if len(lines) > MAX_REVIEW_LINES:
         raise InputError(f"a review takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
     if body.method == "montecarlo" and len(lines) * body.samples > MAX_BATCH_SAMPLES:
         raise InputError(f"a Monte Carlo review may use at most {MAX_BATCH_SAMPLES:,} samples in "
                          f"all (hands x samples), got {len(lines) * body.samples:,}")
-    start = time.perf_counter()
-    out = review(lines, _rules(body.rules), body.opponents, body.method, body.samples, body.seed,
-                 card_removal=body.card_removal,
-                 opponent_profiles=body.opponent_profiles).to_dict()
-    out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
-    return out
+    report, seconds = run(timed, review, lines, _rules(body.rules), body.opponents,
+                          body.method, body.samples, body.seed, card_removal=body.card_removal,
+                          opponent_profiles=body.opponent_profiles)
+    return {**report.to_dict(), "elapsed_ms": _ms(seconds)}
 
 
 @json_endpoint(bp, "/profile", ProfileRequest, ProfileResponse)
-@offload()
 def profile_player(body: ProfileRequest) -> dict:
     """Learn how one player sets hands from the hands they showed: the profile (to give back
     in ``opponent_profiles`` of a Monte Carlo arrange) and what it learnt, in words."""
@@ -129,7 +126,5 @@ def profile_player(body: ProfileRequest) -> dict:
     lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
     if len(lines) > MAX_REVIEW_LINES:
         raise InputError(f"a profile takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
-    start = time.perf_counter()
-    out = profile(lines, _rules(body.rules)).to_dict()
-    out["elapsed_ms"] = round((time.perf_counter() - start) * 1e3, 3)
-    return out
+    fitted, seconds = run(timed, profile, lines, _rules(body.rules))
+    return {**fitted.to_dict(), "elapsed_ms": _ms(seconds)}

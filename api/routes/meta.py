@@ -7,11 +7,14 @@ import os
 import time
 from typing import Any, Literal
 
-from flask import Blueprint, current_app, send_from_directory
+from flask import Blueprint, Response, current_app, request, send_from_directory
 from flask.typing import ResponseReturnValue
 from pydantic import BaseModel, Field
 
+from api.caching import etag_of, revalidated
 from api.endpoint import SPEC, ApiError, json_endpoint
+from api.examples import add_examples
+from api.headers import inline_page_csp
 from api.openapi import docs_page
 from solver.executors.pool import call_function
 
@@ -93,15 +96,28 @@ def readyz() -> dict[str, Any]:
 def openapi() -> dict[str, Any]:
     # built from this app's routes on the first call and kept: every app of this package
     # registers the same blueprints
-    spec: dict[str, Any] = SPEC.spec
+    spec: dict[str, Any] = add_examples(SPEC.spec)
     return spec
+
+
+@bp.after_request
+def _revalidate_the_document(response: Response) -> Response:
+    """The OpenAPI document is fixed for the service's life: an ETag, and 304 when unchanged
+    (after spectree has checked the answer)."""
+    if request.endpoint == "meta.openapi" and response.status_code == 200:
+        return revalidated(response)
+    return response
 
 
 @bp.get("/docs")
 def docs() -> ResponseReturnValue:
-    """Swagger UI, from the page spectree ships for offline use."""
-    page = docs_page(SPEC.config.page_templates["swagger"])
-    return page, 200, {"Content-Type": "text/html; charset=utf-8"}
+    """Swagger UI, from the page spectree ships for offline use; an ETag, and 304 when the
+    browser holds it already. Its policy is set here from the page itself, so that a 304
+    (no body) carries the same one."""
+    page = docs_page(SPEC.config.page_templates["swagger"]).encode()
+    answer = Response(page, 200, {"Content-Type": "text/html; charset=utf-8",
+                                  "Content-Security-Policy": inline_page_csp(page)})
+    return revalidated(answer, etag_of(page))
 
 
 @bp.get("/")

@@ -36,6 +36,7 @@ from api.storage import drill
 from api.storage import sessions as service
 from solver.errors import IllegalMoveError, InputError
 from solver.games import DEFAULT_GAME, drill_games, get_game, list_games
+from solver.games.bot_levels import level_of
 from solver.games.capsa.limits import ROW_SIZES
 from solver.games.capsa.referee import MAX_PLAYERS, MIN_PLAYERS
 from solver.sessions.service import (
@@ -248,6 +249,7 @@ def games() -> dict:
             playable, reason = False, "its engine does not give seat views yet"
         out.append({"name": info.name, "title": info.title, "players": list(info.players),
                     "bots": list(info.bots), "playable": playable, "reason": reason,
+                    "bot_levels": {b: level_of(b) for b in info.bots},
                     "advisor": info.has_advice, "presentation": info.presentation.name,
                     "partial_check": info.check_partial is not None,
                     "drill": info.drill is not None,

@@ -1,28 +1,23 @@
 /* Capsa Susun solver page: pick 13 cards, POST /v1/capsa/arrange, draw the answer.
-   Plain JS, no build step. The text field is the source of truth for what is sent;
-   the grid mirrors the cards it can read from it. */
-"use strict";
+   Plain JS (an ES module), no build step. The text field is the source of truth for what is
+   sent; the grid mirrors the cards it can read from it. Every word through i18n.js. */
+import { lang, t } from "./i18n.js";
+import { errorText } from "./play-ui.js";
 
-(function () {
+{
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
   const SUITS = ["s", "h", "d", "c"];
   const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
-  const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const SUIT_NAME = Object.fromEntries(["s", "h", "d", "c"].map((x) => [x, t("suit." + x)]));
   const SYMBOL_SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
-  const RANK_NAME = {
-    A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight",
-    7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two",
-  };
-  const KIND_NAME = {
-    high_card: "High card", pair: "Pair", two_pair: "Two pair", trips: "Three of a kind",
-    straight: "Straight", flush: "Flush", full_house: "Full house", quads: "Four of a kind",
-    straight_flush: "Straight flush", royal_flush: "Royal flush",
-  };
-  const NATURAL_NAME = {
-    dragon: "Dragon", six_pairs: "Six pairs", three_straights: "Three straights",
-    three_flushes: "Three flushes",
-  };
-  const ROW_NAME = { front: "Front", middle: "Middle", back: "Back" };
+  const RANK_NAME = Object.fromEntries(RANKS.map((r) => [r, t("rank." + r)]));
+  // hand kinds, naturals and rows as players say them (pasangan, sám cô; atas, chi 3)
+  const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const KIND_NAME = Object.fromEntries(["high_card", "pair", "two_pair", "trips", "straight", "flush",
+    "full_house", "quads", "straight_flush", "royal_flush"].map((k) => [k, capital(t("kind." + k))]));
+  const NATURAL_NAME = Object.fromEntries(["dragon", "six_pairs", "three_straights", "three_flushes"]
+    .map((k) => [k, capital(t("kind." + k))]));
+  const ROW_NAME = Object.fromEntries(["front", "middle", "back"].map((r) => [r, capital(t("row." + r))]));
   const HAND_SIZE = 13;
 
   const $ = (id) => document.getElementById(id);
@@ -38,11 +33,11 @@
 
   /** Canonical "As" for one token ("10h", "as", "♠A", "A♠"), or null. */
   function canonical(token) {
-    let t = token.trim();
-    if (t.length < 2) return null;
-    if (SYMBOL_SUIT[t[0]]) t = t.slice(1) + t[0];
-    let rank = t.slice(0, -1).toUpperCase();
-    let suit = t.slice(-1);
+    let s = token.trim();
+    if (s.length < 2) return null;
+    if (SYMBOL_SUIT[s[0]]) s = s.slice(1) + s[0];
+    let rank = s.slice(0, -1).toUpperCase();
+    let suit = s.slice(-1);
     suit = SYMBOL_SUIT[suit] || suit.toLowerCase();
     if (rank === "10") rank = "T";
     if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
@@ -64,7 +59,7 @@
   }
 
   function describe(card) {
-    return RANK_NAME[card[0]] + " of " + SUIT_NAME[card[1]];
+    return t("card.name", { rank: RANK_NAME[card[0]], suit: SUIT_NAME[card[1]] });
   }
 
   function face(card) {
@@ -131,7 +126,7 @@
     if (i >= 0) {
       cards.splice(i, 1);
     } else if (cards.length >= HAND_SIZE) {
-      showError("A hand has 13 cards: unpick one before adding " + describe(card) + ".");
+      showError(t("solver.error.full", { card: describe(card) }));
       return;
     } else {
       cards.push(card);
@@ -152,6 +147,11 @@
     });
     $("count-n").textContent = String(picked.size);
     $("count").classList.toggle("full", picked.size === HAND_SIZE);
+    // more than a hand (typed in the text): never "14 / 13", say it is too many
+    const over = picked.size > HAND_SIZE;
+    $("count").classList.toggle("over", over);
+    $("count-of").hidden = over;
+    $("count-over").hidden = !over;
   }
 
   function dealRandom() {
@@ -188,7 +188,7 @@
     ev.preventDefault();
     hideError();
     solveBtn.disabled = true;
-    solveBtn.textContent = "Solving\u2026";
+    solveBtn.textContent = t("solver.solving");
     results.setAttribute("aria-busy", "true");
     try {
       const resp = await fetch("/v1/capsa/arrange", {
@@ -203,23 +203,21 @@
         data = null;
       }
       if (!resp.ok) {
-        const msg = data && data.error && data.error.message
-          ? data.error.message
-          : "The server answered " + resp.status + " " + resp.statusText + ".";
+        const msg = (data && errorText(data.error)) || t("error.status", { status: resp.status });
         showError(msg);
         results.hidden = true;
         return;
       }
       if (!data || !Array.isArray(data.arrangements)) {
-        showError("The server's answer could not be read.");
+        showError(t("solver.error.unreadable"));
         return;
       }
       render(data);
     } catch (err) {
-      showError("Could not reach the solver: " + err.message);
+      showError(t("solver.error.unreachable", { detail: err.message }));
     } finally {
       solveBtn.disabled = false;
-      solveBtn.textContent = "Solve";
+      solveBtn.textContent = t("solver.solve");
       results.setAttribute("aria-busy", "false");
     }
   }
@@ -272,7 +270,7 @@
     if (info && info.kind) head.appendChild(el("span", "kind", KIND_NAME[info.kind] || info.kind));
     row.appendChild(head);
     const hand = el("div", "cards");
-    hand.setAttribute("aria-label", ROW_NAME[name] + " row");
+    hand.setAttribute("aria-label", t("solver.row_aria", { row: ROW_NAME[name] }));
     byRankDesc(cards).forEach((c) => hand.appendChild(cardEl(c)));
     row.appendChild(hand);
     if (info && typeof info.win === "number") {
@@ -285,8 +283,8 @@
       tie.style.width = pct(Math.min(1, Math.max(0, info.tie || 0)));
       bar.append(win, tie);
       p.appendChild(bar);
-      let label = "win " + pct(info.win);
-      if (typeof info.tie === "number") label += " \u00b7 tie " + pct(info.tie);
+      let label = t("solver.win", { p: pct(info.win) });
+      if (typeof info.tie === "number") label += " \u00b7 " + t("solver.tie", { p: pct(info.tie) });
       p.appendChild(el("span", "prob-text", label));
       row.appendChild(p);
     }
@@ -298,26 +296,29 @@
     list.replaceChildren();
     const parts = [];
     if (typeof data.valid_arrangements === "number") {
-      parts.push(data.valid_arrangements.toLocaleString("en") + " valid arrangements");
+      parts.push(t("solver.valid", { n: data.valid_arrangements.toLocaleString(lang()) }));
     }
-    if (typeof data.elapsed_ms === "number") parts.push("solved in " + data.elapsed_ms.toFixed(1) + " ms");
+    if (typeof data.elapsed_ms === "number") parts.push(t("solver.elapsed", { ms: data.elapsed_ms.toFixed(1) }));
     $("summary").textContent = parts.join(" \u00b7 ");
     const old = results.querySelector(".natural");
     if (old) old.remove();
     if (data.natural) {
       const nat = data.natural;
       const name = NATURAL_NAME[nat.kind] || nat.kind;
-      const units = typeof nat.units === "number" ? " (" + nat.units + " units per opponent)" : "";
+      const units = typeof nat.units === "number" ? " " + t("solver.natural.units", { n: nat.units }) : "";
       const best = data.arrangements && data.arrangements[0];
+      const head = t("solver.natural.head", { name: name + units });
+      const ev = typeof nat.ev === "number" ? signed(nat.ev, 3) : null;
+      const rows = best ? signed(best.ev, 3) : null;
       let text;
-      if (typeof nat.ev !== "number") {
-        text = "Natural: " + name + units + ". It is scored instead of the rows.";
+      if (ev === null) {
+        text = head + " " + t("solver.natural.scored");
       } else if (nat.declare) {
-        text = "Natural: " + name + units + ". Declare it: EV " + signed(nat.ev, 3) +
-          (best ? ", more than the best rows below (EV " + signed(best.ev, 3) + ")" : "") + ".";
+        text = head + " " + (rows === null ? t("solver.natural.declare", { ev }) :
+          t("solver.natural.declare_more", { ev, rows }));
       } else {
-        text = "Natural: " + name + units + ". Set the rows below: declaring is worth EV " +
-          signed(nat.ev, 3) + (best ? ", less than the best rows (EV " + signed(best.ev, 3) + ")" : "") + ".";
+        text = head + " " + (rows === null ? t("solver.natural.set_rows", { ev }) :
+          t("solver.natural.set_rows_less", { ev, rows }));
       }
       const n = el("p", "natural" + (typeof nat.ev === "number" ? (nat.declare ? " declare" : " rows") : ""), text);
       n.id = "natural-advice";
@@ -328,13 +329,13 @@
       li.dataset.rank = String(i + 1);
       const head = el("div", "arr-head");
       head.appendChild(el("span", "arr-rank", "#" + (i + 1)));
-      const ev = el("span", "ev", "EV " + signed(a.ev, 3));
+      const ev = el("span", "ev", t("play.ev", { ev: signed(a.ev, 3) }));
       ev.dataset.ev = String(a.ev);
-      ev.title = "expected units per deal";
+      ev.title = t("solver.ev_title");
       head.appendChild(ev);
       const extra = [];
-      if (typeof a.scoop === "number") extra.push("scoop " + pct(a.scoop));
-      if (a.royalties) extra.push("royalties " + a.royalties);
+      if (typeof a.scoop === "number") extra.push(t("solver.scoop", { p: pct(a.scoop) }));
+      if (a.royalties) extra.push(t("solver.royalties", { n: a.royalties }));
       if (extra.length) head.appendChild(el("span", "arr-extra", extra.join(" \u00b7 ")));
       li.appendChild(head);
       const infos = {};
@@ -371,4 +372,4 @@
   });
   form.addEventListener("submit", solve);
   syncGrid();
-})();
+}

@@ -2,9 +2,19 @@
  * solver's "best", and after the reveal every seat's rows, the referee's breakdown and the
  * review. The row editor serves the table and the drill (play-drill.js) alike: where it
  * draws, what it checks with and what a set of rows does come from the editor in use. */
+import * as i18n from "./i18n.js";
+import { sortHand } from "./play-picker.js";
+import { lang, t } from "./i18n.js";
 import {
-  $, ROWS, S, api, cardFace, cardsEl, clearError, el, hooks, seatName, showError, signed, words,
+  $, ROWS, S, api, cardFace, cardsEl, cardsText, clearError, el, hooks, kindName, seatName, showError,
+  signed,
 } from "./play-ui.js";
+
+// A row's name as players say it: front/middle/back, atas/tengah/bawah, chi 3/2/1.
+const rowName = (r) => t("row." + r);
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// (kindName, from play-ui.js: a hand kind's name in the page's language: "pair", "pasangan", "đôi")
 
 // The table's editor: the "Your hand" part of the table panel, the session's live check,
 // the move played through play.js, and the solver's "Best".
@@ -49,7 +59,7 @@ function drawCapsaMine(v) {
   $("moves-wrap").hidden = true;
   const controls = $(E.controls);
   controls.textContent = "";
-  const all = E.cards(v);
+  const all = sortHand(E.cards(v));
   const open = E.open(v);
   hand.classList.toggle("pool", open);
   if (!open) {
@@ -59,18 +69,18 @@ function drawCapsaMine(v) {
   const placed = new Set([].concat(S.rows.front, S.rows.middle, S.rows.back));
   hand.dataset.row = "pool";
   all.filter((c) => !placed.has(c)).forEach((c) => hand.appendChild(capsaCard(c, "pool")));
-  if (placed.size === 13) hand.appendChild(el("span", "muted", "every card is in a row"));
+  if (placed.size === 13) hand.appendChild(el("span", "muted", t("capsa.all_placed")));
   const rowsBox = $(E.rows);
   rowsBox.textContent = "";
   ROWS.forEach(([name, size]) => {
     const row = el("div", "drop-row");
     row.dataset.row = name;
     if (S.target === name) row.classList.add("target");
-    const head = el("button", "row-btn", name.charAt(0).toUpperCase() + name.slice(1) + " (" +
-      S.rows[name].length + "/" + size + ")");
+    const head = el("button", "row-btn", t("capsa.row_count", { row: capital(rowName(name)),
+      n: S.rows[name].length, size: size }));
     head.type = "button";
     head.setAttribute("aria-pressed", S.target === name ? "true" : "false");
-    head.title = "Cards you click go to this row";
+    head.title = t("capsa.row_target");
     head.addEventListener("click", () => { S.target = name; renderCapsaMine(E.view()); });
     row.appendChild(head);
     const cards = el("div", "row-cards");
@@ -79,7 +89,7 @@ function drawCapsaMine(v) {
     row.appendChild(cards);
     const kind = el("span", "row-kind");
     const info = S.check && S.check.rows[name];
-    kind.textContent = info && info.kind ? words(info.kind) : "";
+    kind.textContent = info && info.kind ? kindName(info.kind) : "";
     row.appendChild(kind);
     dropTarget(row, name);
     rowsBox.appendChild(row);
@@ -90,20 +100,21 @@ function drawCapsaMine(v) {
   foul.setAttribute("role", "status");
   if (S.check && S.check.foul) {
     foul.classList.add("bad");
-    foul.textContent = "Foul: " + S.check.problems.join("; ") + ".";
+    // the check's problems are the server's English: said in English, else the rule itself
+    foul.textContent = lang() === "en" && S.check.problems && S.check.problems.length ?
+      t("capsa.foul_detail", { problems: S.check.problems.join("; ") }) : t("capsa.foul");
   } else if (S.check && S.check.complete) {
     foul.classList.add("good");
-    foul.textContent = "No foul: the rows can be set.";
+    foul.textContent = t("capsa.no_foul");
   } else {
-    foul.textContent = "Put 3 cards in the front and 5 in the middle and in the back; the back " +
-      "must be at least the middle, the middle at least the front.";
+    foul.textContent = t("capsa.how_to_set");
   }
   controls.appendChild(foul);
   // the solver's advice (Hint or Best) may be to declare the natural: then that is the
   // primary action, first, and setting rows a secondary one
   const declare = !!(v.natural_move && S.advice && S.advice.natural && S.advice.natural.declare);
   if (v.natural_move && declare) controls.appendChild(naturalButton(v, "primary"));
-  const submit = el("button", declare ? "secondary" : "primary", "Set my rows");
+  const submit = el("button", declare ? "secondary" : "primary", t("capsa.set_rows"));
   submit.type = "button";
   submit.id = "set-rows-btn";
   submit.disabled = !(S.check && S.check.complete && !S.check.foul && placed.size === 13);
@@ -111,14 +122,14 @@ function drawCapsaMine(v) {
     back: S.rows.back }));
   controls.appendChild(submit);
   if (E.best) {
-    const best = el("button", "secondary", "Best");
+    const best = el("button", "secondary", t("capsa.best"));
     best.type = "button";
     best.id = "best-btn";
-    best.title = "Fill the rows with the solver's best arrangement";
+    best.title = t("capsa.best_title");
     best.addEventListener("click", fillBest);
     controls.appendChild(best);
   }
-  const clear = el("button", "secondary", "Clear rows");
+  const clear = el("button", "secondary", t("capsa.clear_rows"));
   clear.type = "button";
   clear.addEventListener("click", () => { S.rows = { front: [], middle: [], back: [] };
     S.target = "front"; checkRows(); });
@@ -127,12 +138,13 @@ function drawCapsaMine(v) {
 }
 
 function naturalButton(v, cls) {
-  const nat = el("button", cls, "Declare the natural (" + words(v.natural_move.natural) + ")");
+  const nat = el("button", cls, t("capsa.declare", { kind: kindName(v.natural_move.natural) }));
   nat.type = "button";
   nat.id = "natural-btn";
   const n = S.advice && S.advice.natural;
-  if (n && typeof n.ev === "number") nat.title = "Declaring is worth EV " + signed(n.ev) +
-    (n.declare ? ", more than the best rows" : ", less than the best rows");
+  if (n && typeof n.ev === "number") {
+    nat.title = t(n.declare ? "capsa.declare_more" : "capsa.declare_less", { ev: signed(n.ev) });
+  }
   nat.addEventListener("click", () => E.play(v.natural_move));
   return nat;
 }
@@ -142,8 +154,8 @@ function capsaCard(c, where) {
   b.type = "button";
   b.draggable = true;
   b.classList.add("in-hand");
-  b.title = where === "pool" ? "Click: to the " + S.target + " row; keys 1, 2, 3: front, middle, back"
-    : "Click: back to your hand";
+  b.title = where === "pool" ? t("capsa.card_to_row", { row: rowName(S.target) })
+    : t("capsa.card_back");
   b.addEventListener("click", () => (where === "pool" ? place(c, null) : unplace(c)));
   b.addEventListener("keydown", (ev) => {
     const row = { 1: "front", 2: "middle", 3: "back" }[ev.key];
@@ -175,7 +187,7 @@ function place(c, row) {
   const size = Object.fromEntries(ROWS);
   let target = row || S.target;
   if (S.rows[target].length >= size[target] && !S.rows[target].includes(c)) {
-    if (row) { showError("The " + row + " row already holds " + size[row] + " cards."); return; }
+    if (row) { showError(t("capsa.row_full", { row: rowName(row), n: size[row] })); return; }
     target = ROWS.map((r) => r[0]).find((r) => S.rows[r].length < size[r]);
     if (!target) return;
   }
@@ -219,7 +231,7 @@ export async function fillBest() {
     // the advice is to declare the natural: the rows stay as they are, the natural's
     // button becomes the primary action
     if (!(adv.natural && adv.natural.declare)) {
-      if (!a) throw new Error("The solver gave no arrangement for this hand.");
+      if (!a) throw new Error(t("capsa.no_arrangement"));
       S.rows = { front: a.front.slice(), middle: a.middle.slice(), back: a.back.slice() };
     }
     hooks.showHint(adv);
@@ -237,32 +249,49 @@ export function capsaReveal(o, v) {
     const pr = o.result.players[q];
     const card = el("div", "reveal-seat" + (q === v.seat ? " me" : ""));
     card.appendChild(el("h4", null, seatName(v, q) + ": " + signed(pr.points) +
-      (pr.foul ? " (foul)" : "") + (pr.natural ? " (natural: " + words(pr.natural) + ")" : "")));
+      (pr.foul ? " " + t("capsa.reveal.foul") : "") +
+      (pr.natural ? " " + t("capsa.reveal.natural", { kind: kindName(pr.natural) }) : "")));
     if (m && m.front) {
-      ROWS.forEach(([r]) => {
+      // each row: its kind, and how it did against you (your own: the sum over the others)
+      const mine = o.result.players[v.seat];
+      const vsMe = q === v.seat ? null : (mine.vs.find((x) => x.opponent === q) || null);
+      ROWS.forEach(([r], i) => {
         const line = el("div", "reveal-row");
-        line.appendChild(el("span", "label", r + " "));
+        line.dataset.row = r;
+        line.appendChild(el("span", "label", rowName(r) + " "));
         line.appendChild(cardsEl(m[r], "small"));
+        if (pr.kinds) line.appendChild(el("span", "row-kind", kindName(pr.kinds[i])));
+        const n = q === v.seat ? mine.vs.reduce((a, x) => a + x.rows[i], 0) :
+          (vsMe ? -vsMe.rows[i] : null);
+        if (n !== null) {
+          const res = el("span", "row-res " + (n > 0 ? "won" : n < 0 ? "lost" : "tied"),
+            i18n.t(q === v.seat ? "table.reveal.row_total" : "table.reveal.row_vs_you",
+              { n: signed(n) }));
+          line.appendChild(res);
+        }
         card.appendChild(line);
       });
     } else if (m) card.appendChild(cardsEl(m.cards, "small"));
     wrap.appendChild(card);
   });
   const mine = o.result.players[v.seat];
-  const t = el("table", "breakdown");
-  t.setAttribute("aria-label", "Your result against each opponent");
+  const tbl = el("table", "breakdown");
+  tbl.setAttribute("aria-label", t("capsa.breakdown.aria"));
   const head = el("tr");
-  ["Against", "Front", "Middle", "Back", "Scoop", "Royalties", "Natural", "Points"].forEach(
-    (h) => head.appendChild(el("th", null, h)));
-  t.appendChild(head);
+  const labels = ["capsa.breakdown.against", "row.front", "row.middle", "row.back", "capsa.breakdown.scoop",
+    "capsa.breakdown.royalties", "capsa.breakdown.natural", "capsa.breakdown.points"].map((k) => capital(t(k)));
+  labels.forEach((h) => head.appendChild(el("th", null, h)));
+  tbl.appendChild(head);
   mine.vs.forEach((x) => {
     const tr = el("tr");
     tr.appendChild(el("td", null, seatName(v, x.opponent)));
     x.rows.forEach((r) => tr.appendChild(el("td", "num", signed(r))));
     [x.scoop, x.royalties, x.natural, x.points].forEach((n) => tr.appendChild(el("td", "num", signed(n))));
-    t.appendChild(tr);
+    // each figure names its column too: on a phone the table turns into a block per opponent
+    [...tr.children].forEach((td, i) => { if (i) td.dataset.label = head.children[i].textContent; });
+    tbl.appendChild(tr);
   });
-  wrap.appendChild(t);
+  wrap.appendChild(tbl);
   return wrap;
 }
 
@@ -271,11 +300,11 @@ export function renderReview(rev) {
   box.textContent = "";
   box.hidden = !rev;
   if (!rev) return;
-  box.appendChild(el("h3", null, "Review"));
+  box.appendChild(el("h3", null, t("capsa.review.heading")));
   const n = rev.natural;  // the hand held a natural: what declaring it was worth
   if (rev.declared_natural) {
-    box.appendChild(el("p", null, "You declared a natural" + (n ? " (" + words(n.kind) + ")" : "") +
-      (n ? (n.declare ? ": the right choice." : ": setting the best rows was worth more.") : ".")));
+    box.appendChild(el("p", null, !n ? t("capsa.review.declared") :
+      t(n.declare ? "capsa.review.declared_right" : "capsa.review.declared_wrong", { kind: kindName(n.kind) })));
     if (!n) return;
   }
   const dl = el("dl", "review-facts");
@@ -285,27 +314,35 @@ export function renderReview(rev) {
     if (id) dd.id = id;
     dl.appendChild(dd);
   };
-  if (rev.mine) fact("Your arrangement's EV", signed(rev.mine.ev), "review-mine");
-  if (n) fact((rev.declared_natural ? "Your natural's EV" : "Declaring the natural (" +
-    words(n.kind) + ")") + (n.declare ? " (the best choice)" : ""), signed(n.ev), "review-natural");
-  if (rev.best.length) fact("Best arrangement's EV", signed(rev.best[0].ev), "review-best");
+  if (rev.mine) fact(t("capsa.review.mine_ev"), signed(rev.mine.ev), "review-mine");
+  if (n) fact((rev.declared_natural ? t("capsa.review.natural_ev") : t("capsa.review.declaring",
+    { kind: kindName(n.kind) })) + (n.declare ? " " + t("capsa.review.best_choice") : ""), signed(n.ev), "review-natural");
+  if (rev.best.length) fact(t("capsa.review.best_ev"), signed(rev.best[0].ev), "review-best");
   const cost = n ? n.ev_lost : rev.cost;
-  fact("What your choice cost", cost.toFixed(3) + " points per table", "review-cost");
-  fact("You scored on this table", signed(rev.actual_points), "review-actual");
-  if (n && !rev.declared_natural) fact("Declaring would have scored", signed(n.points), "review-natural-points");
-  if (rev.best_response) fact("Best response to the actual opponents", signed(rev.best_response.points) + " (" +
+  fact(t("capsa.review.cost"), t("capsa.review.points_per_table", { points: cost.toFixed(3) }), "review-cost");
+  fact(t("capsa.review.scored"), signed(rev.actual_points), "review-actual");
+  if (n && !rev.declared_natural) fact(t("capsa.review.would_score"), signed(n.points), "review-natural-points");
+  if (rev.best_response) fact(t("capsa.review.best_response"), signed(rev.best_response.points) + " (" +
     [rev.best_response.front, rev.best_response.middle, rev.best_response.back]
-      .map((r) => r.join(" ")).join(" | ") + ")", "review-br");
+      .map(cardsText).join(" | ") + ")", "review-br");
   box.appendChild(dl);
-  box.appendChild(el("p", "hint", "EVs against the same opponent model (" + rev.samples +
-    " Monte Carlo deals of the unseen cards, opponents set by the table strategy), on the " +
-    "same deals for every arrangement."));
-  box.appendChild(el("h4", null, "The solver's top 5"));
+  box.appendChild(el("p", "hint", t("capsa.review.model", { samples: rev.samples })));
+  // the hint's EV of the same rows differs: say why, where both are seen
+  const why = el("p", "hint", t("review.play.differ"));
+  why.id = "review-why-differ";
+  box.appendChild(why);
+  box.appendChild(el("h4", null, t("capsa.review.top5")));
   const ol = el("ol", "top5");
   rev.best.forEach((a) => {
     const li = el("li");
-    li.appendChild(el("span", "ev", "EV " + signed(a.ev) + " "));
-    ROWS.forEach(([r]) => li.appendChild(cardsEl(a[r], "small")));
+    li.appendChild(el("span", "ev", t("play.ev", { ev: signed(a.ev) }) + " "));
+    ROWS.forEach(([r]) => {  // each row named, as players name it
+      const part = el("span", "top5-row");
+      part.dataset.row = r;
+      part.appendChild(el("span", "top5-label", capital(rowName(r))));
+      part.appendChild(cardsEl(a[r], "small"));
+      li.appendChild(part);
+    });
     ol.appendChild(li);
   });
   box.appendChild(ol);
@@ -324,7 +361,7 @@ export const capsaRows = {
   renderMine(v) {
     useEditor(TABLE);
     $("capsa-rows").hidden = !v.your_turn;
-    $("mine-heading").textContent = v.your_turn ? "Your 13 cards: set the rows" : "Your hand";
+    $("mine-heading").textContent = t(v.your_turn ? "play.drill.mine" : "play.mine");
     renderCapsaMine(v);
   },
   hint: fillBest,
@@ -334,4 +371,5 @@ export const capsaRows = {
     renderReview(v.review);
   },
   selectsCards: false,  // cards go to rows: Enter does not play a selection
+  lastPlay: false,  // one move a seat, all 13 cards: the reveal shows them, not the seats
 };

@@ -3,29 +3,38 @@
  * your rows beside the best, the mistake class), the running figures with a trend chart
  * (inline SVG, drawn here) and the worst mistakes to practise again. The session lives on
  * the server; the page keeps only its token. */
+import { has, t, tn } from "./i18n.js";
 import { capsaRows, renderCapsaMine, useEditor } from "./play-capsa.js";
 import {
-  $, MODE_KEY, ROWS, S, TOKEN_KEY, api, cardFace, el, hooks, signed, words,
+  $, MODE_KEY, ROWS, S, TOKEN_KEY, api, cardFace, el, gameTitle, hooks, kindName, signed, words,
 } from "./play-ui.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-// The coach's mistake classes in words (solver/games/capsa/coach.py says how each is told).
-const MISTAKE = {
+// The coach's mistake classes in words (solver/games/capsa/coach.py says how each is told):
+// the catalog's mistake.<class> and mistake.<class>.help, else the English below.
+const MISTAKE_EN = {
   foul: ["Foul", "the rows are out of order: every row loses and you are scooped"],
   natural_not_declared: ["Natural not declared", "declaring the natural the hand holds was worth more"],
   natural_declared: ["Natural declared", "setting rows was worth more than declaring the natural"],
   flush_or_straight_unmade: ["Flush or straight not made",
     "the best rows make more straights or flushes in the middle and back"],
   pair_broken: ["Pair broken up", "cards of one rank that the best rows keep together are spread over rows"],
+  front_too_weak: ["Front too weak", "a strong hand kept in the middle or back where the best rows put a pair in front"],
   front_too_strong: ["Front too strong", "a stronger front than the best's, paid for in the middle or back"],
   kickers: ["Kickers", "the same kind of hand in each row as the best: the loss is in which cards make them"],
   other: ["Other", "none of the named patterns"],
 };
 
-export function mistakeLabel(name) {
-  return name ? (MISTAKE[name] ? MISTAKE[name][0] : words(name)) : "None: played exactly right";
+// [name, what it means] of a mistake class, or undefined for a class the page does not know.
+function mistake(name) {
+  return has("mistake." + name) ? [t("mistake." + name), t("mistake." + name + ".help")] : MISTAKE_EN[name];
 }
+
+export function mistakeLabel(name) {
+  return name ? (mistake(name) ? mistake(name)[0] : words(name)) : t("drill.mistake_none");
+}
+const rowName = (r) => t("row." + r);
 
 // The editor of the drill's rows: its own part of the page, the drill's live check.
 const DRILL = {
@@ -106,14 +115,14 @@ export function showDrill(v) {
   $("replay").hidden = true;
   $("drill").hidden = false;
   $("drill-figures").hidden = false;
-  $("drill-heading").textContent = v.title + " · hand " + v.hand +
-    (v.replay_of ? " (hand " + v.replay_of + " again)" : "");
-  const opp = v.opponents + " opponent" + (v.opponents === 1 ? "" : "s");
+  $("drill-heading").textContent = v.replay_of ?
+    t("drill.title_again", { game: gameTitle("capsa", v.title), n: v.hand, of: v.replay_of }) :
+    t("play.table.title", { game: gameTitle("capsa", v.title), n: v.hand });
   $("drill-status").textContent = v.answered ?
-    (v.answer.exact ? "Exactly right: nothing lost." :
-      "EV lost: " + fmt(v.answer.ev_lost) + " points (" + mistakeLabel(v.answer.mistake) + ").") :
-    "Set your rows against " + opp + "; the answer comes at once.";
-  $("drill-mine-heading").textContent = v.answered ? "Your 13 cards" : "Your 13 cards: set the rows";
+    (v.answer.exact ? t("drill.exact") :
+      t("drill.lost", { points: fmt(v.answer.ev_lost), mistake: mistakeLabel(v.answer.mistake) })) :
+    tn("drill.set_against", v.opponents);
+  $("drill-mine-heading").textContent = t(v.answered ? "drill.your_cards" : "play.drill.mine");
   $("drill-rows").hidden = v.answered;
   useEditor(DRILL);
   renderCapsaMine(v);
@@ -126,8 +135,8 @@ function rowsBlock(title, arr, other, id, note) {
   box.id = id;
   box.appendChild(el("h4", null, title));
   if (!arr || !arr.front) {
-    box.appendChild(el("p", null, arr && arr.natural ? "Declare the natural (" + words(arr.natural) + ")" :
-      "Declare the natural"));
+    box.appendChild(el("p", null, arr && arr.natural ? t("capsa.declare", { kind: kindName(arr.natural) }) :
+      t("drill.declare")));
     return box;
   }
   const where = {};
@@ -136,13 +145,13 @@ function rowsBlock(title, arr, other, id, note) {
   ROWS.forEach(([r]) => {
     const line = el("div", "reveal-row");
     line.dataset.row = r;
-    line.appendChild(el("span", "label", r + " "));
+    line.appendChild(el("span", "label", rowName(r) + " "));
     const cards = el("span", "cards small");
     arr[r].forEach((c) => {
       const f = cardFace(c);
       if (where[c] && where[c] !== r) {
         f.classList.add("moved");
-        f.setAttribute("aria-label", f.getAttribute("aria-label") + " (" + note + ": the " + where[c] + ")");
+        f.setAttribute("aria-label", f.getAttribute("aria-label") + " (" + t(note, { row: rowName(where[c]) }) + ")");
         moved++;
       }
       cards.appendChild(f);
@@ -150,8 +159,7 @@ function rowsBlock(title, arr, other, id, note) {
     line.appendChild(cards);
     box.appendChild(line);
   });
-  if (moved) box.appendChild(el("p", "hint", "Outlined: " + moved + " card" + (moved === 1 ? "" : "s") +
-    " " + note + "."));
+  if (moved) box.appendChild(el("p", "hint", tn(note + "_count", moved)));
   return box;
 }
 
@@ -161,7 +169,7 @@ function renderAnswer(v) {
   if (!v.answered) return;
   const a = v.answer;
   const lost = $("drill-lost");
-  lost.textContent = fmt(a.ev_lost) + " points";
+  lost.textContent = t("drill.points", { points: fmt(a.ev_lost) });
   lost.className = a.exact ? "good" : "bad";
   $("drill-ev").textContent = signed(a.ev);
   $("drill-best-ev").textContent = signed(a.best_ev);
@@ -169,18 +177,17 @@ function renderAnswer(v) {
   const m = $("drill-mistake");
   m.textContent = "";
   m.appendChild(el("span", "strong", mistakeLabel(a.mistake)));
-  if (a.mistake && MISTAKE[a.mistake]) m.appendChild(el("span", null, ": " + MISTAKE[a.mistake][1] + "."));
+  if (a.mistake && mistake(a.mistake)) m.appendChild(el("span", null, ": " + mistake(a.mistake)[1] + "."));
   const also = (a.mistakes || []).filter((x) => x !== a.mistake);
-  if (also.length) m.appendChild(el("span", "muted", " Also: " + also.map(mistakeLabel).join(", ") + "."));
+  if (also.length) m.appendChild(el("span", "muted", " " + t("drill.also", { list: also.map(mistakeLabel).join(", ") })));
   const cmp = $("drill-compare");
   cmp.textContent = "";
-  cmp.appendChild(rowsBlock("Your rows", a.mine, a.best, "drill-mine-rows",
-    "the best rows put in another row"));
-  cmp.appendChild(rowsBlock(a.exact ? "Best rows (yours are as good)" : "Best rows", a.best, a.mine,
-    "drill-best-rows", "you put in another row"));
-  $("drill-model").textContent = "EVs in points per hand against " + a.opponents + " opponent" +
-    (a.opponents === 1 ? "" : "s") + " playing the table strategy (the " + a.method +
-    " model, with your hand's card removal).";
+  cmp.appendChild(rowsBlock(t("drill.your_rows"), a.mine, a.best, "drill-mine-rows",
+    "drill.moved_best"));
+  cmp.appendChild(rowsBlock(t(a.exact ? "drill.best_rows_same" : "drill.best_rows"), a.best, a.mine,
+    "drill-best-rows", "drill.moved_yours"));
+  $("drill-model").textContent = tn("drill.model", a.opponents,
+    { method: has("method." + a.method) ? t("method." + a.method) : a.method });
 }
 
 // A hand holding a natural: both values beside Your EV / Best EV (declaring it, the best rows).
@@ -196,9 +203,9 @@ function naturalFacts(a) {
     dl.appendChild(dd);
   };
   const declare = a.natural_ev > a.rows_ev;
-  add("Declaring the natural" + (a.natural ? " (" + words(a.natural) + ")" : "") +
-    (declare ? " (best)" : ""), signed(a.natural_ev), "drill-natural-ev");
-  add("Best rows" + (declare ? "" : " (best)"), signed(a.rows_ev), "drill-rows-ev");
+  add((a.natural ? t("capsa.review.declaring", { kind: kindName(a.natural) }) : t("drill.declaring")) +
+    (declare ? " " + t("drill.best_mark") : ""), signed(a.natural_ev), "drill-natural-ev");
+  add(t("drill.best_rows") + (declare ? "" : " " + t("drill.best_mark")), signed(a.rows_ev), "drill-rows-ev");
 }
 
 // ------------------------------------------------------------------ the figures
@@ -212,13 +219,13 @@ function fact(dl, k, val, id) {
 function renderFigures(st, v) {
   const dl = $("drill-totals");
   dl.textContent = "";
-  fact(dl, "Hands drilled", String(st.hands), "drill-hands");
-  fact(dl, "Mean EV lost, all hands", fmt(st.mean_ev_lost), "drill-mean");
-  fact(dl, "Mean EV lost, last " + st.last, fmt(st.mean_ev_lost_last) +
-    (st.hands > st.last_hands ? "" : st.hands ? " (" + st.last_hands + " so far)" : ""), "drill-mean-last");
-  fact(dl, "Played exactly right", st.hands ? st.exact + " (" + Math.round(100 * st.exact_share) + "%)" : "—",
+  fact(dl, t("drill.hands"), String(st.hands), "drill-hands");
+  fact(dl, t("drill.mean_all"), fmt(st.mean_ev_lost), "drill-mean");
+  fact(dl, t("drill.mean_last", { n: st.last }), fmt(st.mean_ev_lost_last) +
+    (st.hands > st.last_hands ? "" : st.hands ? " " + t("drill.so_far", { n: st.last_hands }) : ""), "drill-mean-last");
+  fact(dl, t("drill.exact_count"), st.hands ? st.exact + " (" + Math.round(100 * st.exact_share) + "%)" : "—",
     "drill-exact");
-  fact(dl, "EV lost in all", fmt(st.ev_lost), "drill-total");
+  fact(dl, t("drill.lost_total"), fmt(st.ev_lost), "drill-total");
   renderTrend(st);
   renderClasses(st);
   renderWorst(st, v);
@@ -245,7 +252,7 @@ function renderTrend(st) {
   const cap = $("drill-trend-caption");
   $("drill-trend-table-box").hidden = !pts.length;
   if (!pts.length) {
-    box.appendChild(el("p", "muted", "No hand drilled yet: the trend starts with your first answer."));
+    box.appendChild(el("p", "muted", t("drill.trend.empty")));
     cap.textContent = "";
     return;
   }
@@ -258,12 +265,11 @@ function renderTrend(st) {
   const x = (i) => left + band * (i + 0.5);
   const y = (val) => top + ph - (ph * Math.min(val, ymax)) / ymax;
   const first = pts[0], last = pts[pts.length - 1];
-  const label = "EV lost per hand for hands " + first.n + " to " + last.n + " (scale 0 to " +
-    short(ymax) + "). The mean over all hands: " + fmt(first.mean) + " after hand " + first.n +
-    ", " + fmt(last.mean) + " after hand " + last.n + "; over the last " + st.last + ": " +
-    fmt(first.mean_last) + ", then " + fmt(last.mean_last) + ".";
+  const label = t("drill.trend.caption", { first: first.n, last: last.n, max: short(ymax),
+    mean_first: fmt(first.mean), mean_last: fmt(last.mean), n: st.last,
+    window_first: fmt(first.mean_last), window_last: fmt(last.mean_last) });
   const root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "drill-svg", role: "img",
-    "aria-label": "Trend of the EV lost per hand", "aria-describedby": "drill-trend-caption",
+    "aria-label": t("drill.trend.aria"), "aria-describedby": "drill-trend-caption",
     preserveAspectRatio: "xMidYMid meet" });
   [0, 0.5, 1].forEach((f) => {
     const yy = top + ph - ph * f;
@@ -277,7 +283,7 @@ function renderTrend(st) {
     const r = svg("rect", { x: (x(i) - bw / 2).toFixed(2), y: y(p.ev_lost).toFixed(2),
       width: bw.toFixed(2), height: Math.max(h, p.ev_lost > 0 ? 1 : 0).toFixed(2),
       class: "lost-bar" + (p.replay_of ? " again" : "") });
-    r.appendChild(svg("title", null, "Hand " + p.n + ": EV lost " + fmt(p.ev_lost) +
+    r.appendChild(svg("title", null, t("drill.hand_lost", { n: p.n, points: fmt(p.ev_lost) }) +
       (p.mistake ? " (" + mistakeLabel(p.mistake) + ")" : "")));
     root.appendChild(r);
   });
@@ -289,15 +295,15 @@ function renderTrend(st) {
   };
   line("mean", "mean");
   line("mean_last", "mean-last");
-  root.appendChild(svg("text", { x: left, y: H - 8, class: "tick" }, "hand " + first.n));
+  root.appendChild(svg("text", { x: left, y: H - 8, class: "tick" }, t("drill.trend.hand", { n: first.n })));
   root.appendChild(svg("text", { x: W - right, y: H - 8, "text-anchor": "end", class: "tick" },
-    "hand " + last.n));
+    t("drill.trend.hand", { n: last.n })));
   box.appendChild(root);
   const legend = el("p", "drill-legend");
   legend.setAttribute("aria-hidden", "true");
-  const keys = [["lost-bar", "EV lost that hand"], ["mean", "mean, all hands"],
-    ["mean-last", "mean, last " + st.last]];
-  if (pts.some((p) => p.replay_of)) keys.splice(1, 0, ["lost-bar again", "a hand practised again"]);
+  const keys = [["lost-bar", t("drill.trend.bar")], ["mean", t("drill.trend.mean")],
+    ["mean-last", t("drill.trend.mean_last", { n: st.last })]];
+  if (pts.some((p) => p.replay_of)) keys.splice(1, 0, ["lost-bar again", t("drill.trend.again")]);
   keys.forEach(([cls, text]) => {
     const item = el("span", "legend-item");
     item.appendChild(el("span", "swatch " + cls));
@@ -306,36 +312,37 @@ function renderTrend(st) {
   });
   box.appendChild(legend);
   cap.textContent = label;
-  const t = $("drill-trend-table");
-  t.textContent = "";
+  const tbl = $("drill-trend-table");
+  tbl.textContent = "";
   const head = el("tr");
-  ["Hand", "EV lost", "Mistake", "Mean, all", "Mean, last " + st.last].forEach((h) => {
+  [t("drill.col.hand"), t("play.drill.ev_lost"), t("play.drill.mistake"), t("drill.col.mean_all"),
+    t("drill.col.mean_last", { n: st.last })].forEach((h) => {
     const th = el("th", null, h);
     th.scope = "col";
     head.appendChild(th);
   });
-  t.appendChild(head);
+  tbl.appendChild(head);
   pts.slice().reverse().forEach((p) => {
     const tr = el("tr");
-    tr.appendChild(el("td", null, String(p.n) + (p.replay_of ? " (hand " + p.replay_of + " again)" : "")));
+    tr.appendChild(el("td", null, String(p.n) + (p.replay_of ? " " + t("drill.again_of", { n: p.replay_of }) : "")));
     tr.appendChild(el("td", "num", fmt(p.ev_lost)));
     tr.appendChild(el("td", null, p.mistake ? mistakeLabel(p.mistake) : "—"));
     tr.appendChild(el("td", "num", fmt(p.mean)));
     tr.appendChild(el("td", "num", fmt(p.mean_last)));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
 }
 
 function renderClasses(st) {
-  const t = $("drill-classes");
-  t.textContent = "";
+  const tbl = $("drill-classes");
+  tbl.textContent = "";
   const head = el("tr");
-  ["Mistake", "Hands", "EV lost", "Mean"].forEach((h) => {
+  [t("play.drill.mistake"), t("drill.col.hands"), t("play.drill.ev_lost"), t("drill.col.mean")].forEach((h) => {
     const th = el("th", null, h);
     th.scope = "col";
     head.appendChild(th);
   });
-  t.appendChild(head);
+  tbl.appendChild(head);
   const rows = st.mistake_classes.filter((m) => st.by_mistake[m].hands > 0);
   rows.forEach((m) => {
     const c = st.by_mistake[m];
@@ -343,22 +350,22 @@ function renderClasses(st) {
     tr.dataset.mistake = m;
     const th = el("th", null, mistakeLabel(m));
     th.scope = "row";
-    th.title = MISTAKE[m] ? MISTAKE[m][1] : "";
+    th.title = mistake(m) ? mistake(m)[1] : "";
     tr.appendChild(th);
     tr.appendChild(el("td", "num", String(c.hands)));
     tr.appendChild(el("td", "num", fmt(c.ev_lost)));
     tr.appendChild(el("td", "num", fmt(c.mean_ev_lost)));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
   const ok = el("tr");
   ok.dataset.mistake = "exact";
-  const th = el("th", null, "Exactly right");
+  const th = el("th", null, t("drill.exact_row"));
   th.scope = "row";
   ok.appendChild(th);
   ok.appendChild(el("td", "num", String(st.exact)));
   ok.appendChild(el("td", "num", fmt(0)));
   ok.appendChild(el("td", "num", st.exact ? fmt(0) : "—"));
-  t.appendChild(ok);
+  tbl.appendChild(ok);
 }
 
 function renderWorst(st, v) {
@@ -366,31 +373,30 @@ function renderWorst(st, v) {
   list.textContent = "";
   const note = $("drill-worst-note");
   if (!st.worst.length) {
-    note.textContent = "No costly hand yet: the hands that lose the most are listed here to practise again.";
+    note.textContent = t("drill.worst.empty");
     return;
   }
-  note.textContent = v.answered ? "The costliest hands so far; practise one again to deal its 13 cards anew." :
-    "The costliest hands so far; set the rows of this hand first, then practise one again.";
+  note.textContent = t(v.answered ? "drill.worst.note" : "drill.worst.note_first");
   st.worst.forEach((w) => {
     const li = el("li", "history-item worst-item");
     li.dataset.n = String(w.n);
     const text = el("div", "worst-text");
-    text.appendChild(el("span", "strong", "Hand " + w.n + ": EV lost " + fmt(w.ev_lost)));
+    text.appendChild(el("span", "strong", t("drill.hand_lost", { n: w.n, points: fmt(w.ev_lost) })));
     text.appendChild(el("span", null, " · " + mistakeLabel(w.mistake)));
     if (w.tries > 1) {
-      text.appendChild(el("span", w.fixed ? "good" : "muted", " · tried " + w.tries + " times, last " +
-        fmt(w.last_ev_lost) + (w.fixed ? " ✓ fixed" : "")));
+      text.appendChild(el("span", w.fixed ? "good" : "muted", " · " + t("drill.tries",
+        { n: w.tries, last: fmt(w.last_ev_lost) }) + (w.fixed ? " ✓ " + t("drill.fixed") : "")));
     }
     const cards = el("span", "cards small");
     w.hand.forEach((c) => cards.appendChild(cardFace(c)));
     text.appendChild(el("br"));
     text.appendChild(cards);
     li.appendChild(text);
-    const b = el("button", "secondary small-btn practise", "Practise again");
+    const b = el("button", "secondary small-btn practise", t("drill.practise"));
     b.type = "button";
-    b.setAttribute("aria-label", "Practise hand " + w.n + " again");
+    b.setAttribute("aria-label", t("drill.practise_n", { n: w.n }));
     b.disabled = !v.answered;
-    if (b.disabled) b.title = "Set the rows of this hand first";
+    if (b.disabled) b.title = t("drill.set_first");
     b.addEventListener("click", () => practise(w.n));
     li.appendChild(b);
     list.appendChild(li);

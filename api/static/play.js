@@ -4,12 +4,15 @@
  * server (each seat's roles, the seat's cards, the settlement in words, the default game)
  * or from the page module of the view's presentation (play-presentations.js): this module
  * knows no game by name. */
+import { t, tn } from "./i18n.js";
 import { cardCounts, events, renderBoard } from "./play-board.js";
 import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill } from "./play-drill.js";
+import { initSort, renderPicker, sortHand } from "./play-picker.js";
 import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
-  $, MODE_KEY, S, TOKEN_KEY, api, cardFace, cardsEl, clearError, el, hooks, moveEl, moveKey, moveText,
-  notice, sameCards, seatName, seatText, showError, signed, words,
+  $, MODE_KEY, S, TOKEN_KEY, api, botName, cardFace, cardsEl, cardsText, choiceName, clearError, el, gameTitle, hooks,
+  kindName, moveText, notice, optionHelp, optionName, phaseName, sayLine, seatName, seatText, serverText,
+  showError, signed, words,
 } from "./play-ui.js";
 
 async function run(fn) {
@@ -22,11 +25,11 @@ async function run(fn) {
   } catch (e) {
     if (e.status === 404 && e.code === "not_found" && /token/.test(e.message)) {
       forget();
-      showError(e.message + " Start a new session.");
+      showError(t("play.error.token_gone"));
     } else if (e.status === 409 && e.code === "stale_version" && e.data && e.data.state) {
       // the table moved on (another tab, or an answer that never reached us): show it as it is
       if (e.data.state.mode === "drill") showDrill(e.data.state); else show(e.data.state);
-      notice("The table had moved on since this page last saw it; here it is now.");
+      notice(t("play.notice.moved_on"));
     } else {
       showError(e.message);
     }
@@ -47,6 +50,19 @@ function fillSelect(sel, values, labels, chosen) {
   });
 }
 
+// The bots as players call them (Easy, Normal, Hard...), the engine's name in a tooltip.
+function botOptions(sel, g, chosen) {
+  const levels = g.bot_levels || {};
+  fillSelect(sel, g.bots, g.bots.map((b) => botName(b, levels[b])), chosen);
+  [...sel.options].forEach((o) => { o.title = o.value; });
+}
+
+// A new player's table: the bot of the middle level where the game has one.
+function defaultBot(g) {
+  const levels = g.bot_levels || {};
+  return g.bots.find((b) => levels[b] === "normal") || g.bots[0];
+}
+
 function onGameChange() {
   const g = S.games[$("game").value];
   if (!g) return;
@@ -57,7 +73,7 @@ function onGameChange() {
   fillSelect($("players"), counts, counts.map((n) => n + " (" + (n - 1) + " bot" +
     (n > 2 ? "s" : "") + ")"), playersOpt ? playersOpt.default : hi);
   $("players-field").hidden = counts.length < 2;
-  fillSelect($("bots"), g.bots, null, g.bots[0]);
+  botOptions($("bots"), g, defaultBot(g));
   $("mode-field").hidden = !g.drill;
   if (!g.drill) $("mode").value = "play";
   onPlayersChange();
@@ -66,12 +82,12 @@ function onGameChange() {
   g.options.filter((o) => o.name !== "players").forEach((o) => {
     const f = el("div", "field");
     const id = "opt-" + o.name;
-    const lab = el("label", null, words(o.name));
+    const lab = el("label", null, optionName(g.name, o.name));
     lab.htmlFor = id;
     let input;
     if (o.choices) {
       input = el("select");
-      fillSelect(input, o.choices, null, o.default);
+      fillSelect(input, o.choices, o.choices.map((c) => choiceName(g.name, o.name, c)), o.default);
     } else if (typeof o.default === "boolean") {
       input = el("input");
       input.type = "checkbox";
@@ -86,10 +102,10 @@ function onGameChange() {
     }
     input.id = id;
     input.dataset.option = o.name;
-    input.title = o.help;
+    input.title = optionHelp(g.name, o);
     f.appendChild(lab);
     f.appendChild(input);
-    f.appendChild(el("p", "hint", o.help));
+    f.appendChild(el("p", "hint", optionHelp(g.name, o)));
     box.appendChild(f);
   });
   $("options").hidden = !box.children.length;
@@ -109,10 +125,9 @@ function onModeChange() {
   $("seat-bots").hidden = drill;
   [...$("players").options].forEach((o) => {
     const n = Number(o.value);
-    o.textContent = n + " (" + (n - 1) + (drill ? " opponent" : " bot") + (n > 2 ? "s" : "") +
-      (drill ? " modelled)" : ")");
+    o.textContent = tn(drill ? "play.setup.players_drill" : "play.setup.players_bots", n - 1, { players: n });
   });
-  $("start-btn").textContent = drill ? "Start the drill" : "Start";
+  $("start-btn").textContent = t(drill ? "play.setup.start_drill" : "play.setup.start");
 }
 
 function onPlayersChange() {
@@ -134,12 +149,12 @@ function renderSeatBots() {
   for (let p = 0; p < n; p++) {
     if (p === me) continue;
     const f = el("div", "field");
-    const lab = el("label", null, "Seat " + p);
+    const lab = el("label", null, t("play.seat", { n: p }));
     const sel = el("select");
     sel.id = "bot-seat-" + p;
     sel.dataset.seat = String(p);
     lab.htmlFor = sel.id;
-    fillSelect(sel, g.bots, null, $("bots").value);
+    botOptions(sel, g, $("bots").value);
     f.appendChild(lab);
     f.appendChild(sel);
     box.appendChild(f);
@@ -159,9 +174,10 @@ function setupBody() {
     else if (input.type === "number") {
       const v = Number(input.value);
       if (input.value.trim() === "" || !Number.isInteger(v)) {
-        throw new Error(words(opt.name) + " must be a whole number" +
-          (opt.minimum !== null ? " from " + opt.minimum + " to " + opt.maximum : "") +
-          ", got " + JSON.stringify(input.value));
+        throw new Error(opt.minimum !== null ?
+          t("play.error.whole_number_range", { name: optionName(g.name, opt.name), min: opt.minimum,
+            max: opt.maximum, got: JSON.stringify(input.value) }) :
+          t("play.error.whole_number", { name: optionName(g.name, opt.name), got: JSON.stringify(input.value) }));
       }
       rules[opt.name] = v;
     } else rules[opt.name] = input.value;
@@ -170,8 +186,7 @@ function setupBody() {
   const seed = $("seed").value.trim();
   if (seed) {
     if (!/^\d{1,18}$/.test(seed)) {
-      throw new Error("The seed must be a whole number of up to 18 digits, got " +
-        JSON.stringify(seed));
+      throw new Error(t("play.error.seed", { got: JSON.stringify(seed) }));
     }
     body.seed = Number(seed);
   }
@@ -187,7 +202,25 @@ async function start(ev) {
     }
     const v = await api("/v1/sessions", setupBody());
     adopt(v);
+    focusTable();
   });
+}
+
+// After Start the keyboard and the screen reader go on at the table, not at <body>.
+function focusTable() {
+  const h = $("table-heading");
+  h.tabIndex = -1;
+  h.focus({ preventScroll: true });
+  h.scrollIntoView({ block: "start" });
+}
+
+// Leaving a session gives up the hand being played (and the score, with the session's
+// token): ask first, in a dialog whose default button keeps playing.
+function askLeave() {
+  const d = $("confirm-leave");
+  if (!(S.view || S.drill) || typeof d.showModal !== "function") { forget(); clearError(); notice(""); return; }
+  d.showModal();
+  $("leave-cancel").focus();
 }
 
 async function importHand() {
@@ -203,7 +236,7 @@ async function importHand() {
     }
     const v = await api("/v1/sessions/import", { hand: doc });
     adopt(v);
-    notice("Imported a hand of " + v.title + ".");
+    notice(t("play.notice.imported", { game: gameTitle(v.game, v.title) }));
   });
 }
 
@@ -247,15 +280,19 @@ function show(v) {
   $("setup").hidden = true;
   $("table").hidden = false;
   $("history").hidden = false;
-  $("table-heading").textContent = v.title + " · hand " + v.hand +
-    (v.replay_of ? " (deal of hand " + v.replay_of + " again)" : "");
+  $("table-heading").textContent = v.replay_of ?
+    t("play.table.title_again", { game: gameTitle(v.game, v.title), n: v.hand, of: v.replay_of }) :
+    t("play.table.title", { game: gameTitle(v.game, v.title), n: v.hand });
   $("hint-btn").hidden = !(v.advisor && v.your_turn);
+  $("rules-link").href = "/rules/" + encodeURIComponent(v.game);
+  $("session-score").textContent = t("table.score.line", {
+    hands: tn("table.score.hands", v.hands_played || 0), score: signed(v.score[v.seat]) });
   const fresh = renderLog(v, newHand);
   renderStatus(v, fresh);
   renderSeats(v);
   const board = $("board");
   board.textContent = "";
-  board.appendChild(renderBoard(v.observation, v));
+  board.appendChild(renderBoard(v.board_lines, v));
   renderMine(v);
   renderResult(v);
 }
@@ -263,9 +300,10 @@ function show(v) {
 function renderStatus(v, fresh) {
   const o = v.observation;
   let text;
-  if (v.terminal) text = "The hand is over. " + resultLine(v);
-  else if (v.your_turn) text = "Your turn" + (o.phase ? " (" + words(o.phase) + ")" : "") + ".";
-  else text = "Waiting for " + seatName(v, v.current_player) + ".";
+  if (v.terminal) text = t("play.status.over", { result: resultLine(v) });
+  else if (v.your_turn) text = o.phase ? t("play.status.your_turn_phase", { phase: phaseName(o.phase) }) :
+    t("play.status.your_turn");
+  else text = t("play.status.waiting", { who: seatName(v, v.current_player) });
   $("status").textContent = text;
   const since = $("since");
   // The bots' moves since mine, in the order they were made (screen readers hear them too).
@@ -278,25 +316,40 @@ function renderStatus(v, fresh) {
 function resultLine(v) {
   const r = v.returns || [];
   const mine = r[v.seat];
-  return "You " + (mine > 0 ? "won " : mine < 0 ? "lost " : "scored ") +
-    (mine === 0 ? "0" : Math.abs(mine)) + " point" + (Math.abs(mine) === 1 ? "" : "s") + ".";
+  return tn(mine > 0 ? "play.result.won" : mine < 0 ? "play.result.lost" : "play.result.even",
+    Math.abs(mine));
 }
 
 function renderSeats(v) {
   const body = document.querySelector("#seats tbody");
   body.textContent = "";
   const counts = cardCounts(v.observation);
+  const lastPlays = {};  // each seat's last play, where the presentation shows it at the seat
+  if (presentationOf(v).lastPlay !== false) {
+    events(v).forEach((e) => { if (e.player !== null && e.player !== undefined) lastPlays[e.player] = e; });
+  }
   v.seats.forEach((s, p) => {
     const tr = el("tr");
     if (!v.terminal && (v.to_act || []).includes(p)) tr.classList.add("to-act");
     if (p === v.seat) tr.classList.add("me");
-    const roles = (v.seat_roles && v.seat_roles[p]) || [];
-    const th = el("th", null, "Seat " + p);
+    const roles = v.role_lines ? (v.role_lines[p] || []).map((m) => sayLine(v, m)) :
+      (v.seat_roles && v.seat_roles[p]) || [];
+    const th = el("th", null, t("play.seat", { n: p }));
     th.scope = "row";
     tr.appendChild(th);
-    const who = el("td", null, p === v.seat ? "You" : s.player + " bot");
+    const who = el("td", null, p === v.seat ? t("play.you") : botName(s.player, s.level));
+    if (p !== v.seat) who.title = s.player;  // the engine's name
     if (roles.length) who.appendChild(el("span", "roles", " · " + roles.join(", ")));
-    if (tr.classList.contains("to-act")) who.appendChild(el("span", "turn", " ◀ to play"));
+    if (tr.classList.contains("to-act")) who.appendChild(el("span", "turn", " ◀ " + t("play.seats.to_play")));
+    const last = lastPlays[p];
+    if (last) {  // this seat's last play, at its seat
+      const line = el("div", "last");
+      line.dataset.seat = String(p);
+      line.appendChild(el("span", "muted", t("table.seats.last") + ": "));
+      line.appendChild(last.move && last.move.cards && last.move.cards.length ?
+        cardsEl(last.move.cards, "small") : el("span", null, last.text));
+      who.appendChild(line);
+    }
     tr.appendChild(who);
     tr.appendChild(el("td", "num", counts[p] === undefined ? "" : String(counts[p])));
     tr.appendChild(el("td", "num", signed(v.score[p])));
@@ -307,7 +360,7 @@ function renderSeats(v) {
 function renderLog(v, newHand) {
   const list = $("log");
   list.textContent = "";
-  const evs = events(v.observation, v);
+  const evs = events(v);
   if (newHand) S.seenHistory = 0;
   evs.forEach((e, i) => {
     const li = el("li", e.player === v.seat ? "mine" : "");
@@ -331,23 +384,24 @@ function myCards(v) {
 function renderMine(v) {
   const pres = presentationOf(v);
   Object.values(PRESENTATIONS).forEach((p) => { if (p !== pres && p.hide) p.hide(); });
-  $("mine-heading").textContent = "Your hand";
+  $("mine-heading").textContent = t("play.mine");
   $("my-hand").classList.remove("pool");
   if (pres.renderMine) return pres.renderMine(v);
   const hand = $("my-hand");
   hand.textContent = "";
   const playable = v.your_turn && v.legal_moves && v.legal_moves.some((m) => m.cards && m.cards.length);
-  myCards(v).forEach((c) => {
+  sortHand(myCards(v)).forEach((c) => {
     const b = cardFace(c, playable ? "button" : "span");
     b.classList.add("in-hand");
     if (playable) {
       b.type = "button";
-      b.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-pressed", String(S.selected.has(c)));
+      b.classList.toggle("on", S.selected.has(c));
       b.addEventListener("click", () => toggleSelect(c));
     }
     hand.appendChild(b);
   });
-  if (!myCards(v).length) hand.appendChild(el("span", "muted", "no cards left"));
+  if (!myCards(v).length) hand.appendChild(el("span", "muted", t("play.no_cards")));
   renderMoves(v);
 }
 
@@ -361,57 +415,8 @@ function toggleSelect(c) {
   renderMoves(S.view);
 }
 
-function matchingMoves(v) {
-  const sel = [...S.selected];
-  return (v.legal_moves || []).filter((m) => sel.every((c) => (m.cards || []).includes(c)));
-}
-
 function renderMoves(v) {
-  const controls = $("controls");
-  controls.textContent = "";
-  const wrap = $("moves-wrap");
-  const box = $("moves");
-  box.textContent = "";
-  if (!v.your_turn || !v.legal_moves) { wrap.hidden = true; return; }
-  wrap.hidden = false;
-  const moves = matchingMoves(v);
-  $("moves-count").textContent = "(" + moves.length + (S.selected.size ? " with your selection, " +
-    v.legal_moves.length + " in all" : "") + ")";
-  const exact = moves.filter((m) => sameCards(m.cards || [], [...S.selected]));
-  const playSel = el("button", "primary", "Play the selection");
-  playSel.type = "button";
-  playSel.id = "play-sel-btn";
-  playSel.disabled = !(S.selected.size && exact.length === 1);
-  playSel.title = playSel.disabled ? (S.selected.size ? (exact.length ? "more than one move uses these cards: pick one below" :
-    "these cards are not a legal move") : "select cards first") : moveText(exact[0]);
-  playSel.addEventListener("click", () => { if (exact.length === 1) play(exact[0]); });
-  if (v.legal_moves.some((m) => m.cards && m.cards.length)) {
-    controls.appendChild(playSel);
-    const why = el("span", "muted sel-note");
-    why.id = "sel-note";
-    if (S.selected.size && !exact.length) why.textContent = " Not a legal move yet: " +
-      (moves.length ? "add cards, or pick a move below." : "no legal move holds these cards.");
-    controls.appendChild(why);
-    if (S.selected.size) {
-      const clr = el("button", "secondary", "Clear the selection");
-      clr.type = "button";
-      clr.addEventListener("click", () => { S.selected.clear(); renderMine(S.view); });
-      controls.appendChild(clr);
-    }
-  }
-  const hintKey = S.hint && S.hint.moves && S.hint.moves[0] ? moveKey(S.hint.moves[0].move) : null;
-  moves.forEach((m, i) => {
-    const b = el("button", "move");
-    b.type = "button";
-    b.dataset.index = String(v.legal_moves.indexOf(m));
-    b.appendChild(moveEl(m));
-    b.setAttribute("aria-label", moveText(m));
-    if (hintKey && moveKey(m) === hintKey) b.classList.add("hinted");
-    b.addEventListener("click", () => play(m));
-    box.appendChild(b);
-    if (i === 0) b.dataset.first = "true";
-  });
-  if (!moves.length) box.appendChild(el("p", "muted", "No legal move holds the selected cards."));
+  renderPicker(v, play, () => { S.selected.clear(); renderMine(S.view); });
 }
 
 async function play(move) {
@@ -426,7 +431,7 @@ async function play(move) {
 // After a move the buttons are new: give the keyboard a place to go on from.
 function focusTurn(v) {
   const next = v.terminal ? $("next-btn") :
-    document.querySelector("#my-hand button.card") || document.querySelector("#moves button.move");
+    document.querySelector("#my-hand button.card") || document.querySelector("#pick-moves button.move");
   if (next) next.focus({ preventScroll: true });
 }
 
@@ -448,31 +453,31 @@ function showHint(adv) {
   box.textContent = "";
   const n = adv.natural;
   const valued = n && typeof n.ev === "number";
-  box.appendChild(el("h3", null, "The advisor suggests" + (valued && n.declare ? ": declare the natural" : "")));
+  box.appendChild(el("h3", null, t(valued && n.declare ? "play.hint.suggests_natural" : "play.hint.suggests")));
   if (valued) {
     const best = adv.arrangements && adv.arrangements[0];
     const rows = best ? " (EV " + signed(best.ev) + ")" : "";
     const p = el("p", "hint-natural" + (n.declare ? " strong" : ""), n.declare ?
-      "Declare the natural (" + words(n.kind) + "): EV " + signed(n.ev) + ", more than the best rows" + rows + "." :
-      "The hand holds a natural (" + words(n.kind) + "): declaring it is worth EV " + signed(n.ev) +
+      t("play.hint.declare", { kind: kindName(n.kind), ev: signed(n.ev), rows: rows }) :
+      t("play.hint.natural_less", { kind: kindName(n.kind), ev: signed(n.ev), rows: rows }) +
         "; the best rows below are worth more" + rows + ".");
     p.id = "hint-natural";
     box.appendChild(p);
-    if (n.declare && adv.arrangements) box.appendChild(el("p", "muted", "The best rows, if you set rows:"));
+    if (n.declare && adv.arrangements) box.appendChild(el("p", "muted", t("play.hint.best_rows_if")));
   }
   const list = el("ol", "hint-list");
   if (adv.arrangements) {
     adv.arrangements.slice(0, 5).forEach((a) => {
       const li = el("li");
-      li.appendChild(el("span", "ev", "EV " + signed(a.ev) + " "));
-      li.appendChild(el("span", null, [a.front, a.middle, a.back].map((r) => r.join(" ")).join(" | ")));
+      li.appendChild(el("span", "ev", t("play.ev", { ev: signed(a.ev) }) + " "));
+      li.appendChild(el("span", null, [a.front, a.middle, a.back].map(cardsText).join(" | ")));
       list.appendChild(li);
     });
   } else {
     (adv.moves || []).slice(0, 5).forEach((m) => {
       const li = el("li");
       li.appendChild(el("span", null, moveText(m.move)));
-      if (m.value !== undefined) li.appendChild(el("span", "ev", " value " + signed(m.value) +
+      if (m.value !== undefined) li.appendChild(el("span", "ev", " " + t("play.hint.value", { value: signed(m.value) }) +
         (m.stderr !== undefined && m.stderr !== null ? " ± " + Math.round(m.stderr * 1000) / 1000 : "")));
       list.appendChild(li);
     });
@@ -488,25 +493,43 @@ function renderResult(v) {
   if (!v.terminal) return;
   const body = $("result-body");
   body.textContent = "";
-  const t = el("table", "returns");
+  const tbl = el("table", "returns");
   const head = el("tr");
-  ["Seat", "This hand", "Session score"].forEach((h) => head.appendChild(el("th", null, h)));
-  t.appendChild(head);
+  ["play.seats.seat", "play.result.this_hand", "play.result.session"].forEach((h) => head.appendChild(el("th", null, t(h))));
+  tbl.appendChild(head);
   v.returns.forEach((r, p) => {
     const tr = el("tr", p === v.seat ? "me" : "");
     tr.appendChild(el("td", null, seatName(v, p)));
     tr.appendChild(el("td", "num", signed(r)));
     tr.appendChild(el("td", "num", signed(v.score[p])));
-    t.appendChild(tr);
+    tbl.appendChild(tr);
   });
-  body.appendChild(t);
+  body.appendChild(tbl);
+  if (v.leftovers) body.appendChild(leftoversEl(v));
   const review = $("review");
   review.textContent = "";
   review.hidden = true;
   const pres = presentationOf(v);
-  if (v.summary) body.appendChild(el("p", "summary", seatText(v, v.summary)));
+  if (v.summary) body.appendChild(el("p", "summary", v.summary_lines ?
+    v.summary_lines.map((m) => sayLine(v, m)).join(" ") : seatText(v, v.summary)));
   if (pres.result) pres.result(body, v);
-  if (v.game_over && v.game_over.text) body.appendChild(el("p", "strong", seatText(v, v.game_over.text)));
+  if (v.game_over && v.game_over.text) body.appendChild(el("p", "strong", serverText(v, v.game_over, v.game_over.text)));
+}
+
+// The cards the other seats kept, laid down at the end of the hand (where the rules show them).
+function leftoversEl(v) {
+  const box = el("section", "leftovers");
+  box.id = "leftovers";
+  box.appendChild(el("h4", null, t("table.leftovers.title")));
+  v.leftovers.forEach((cards, p) => {
+    if (p === v.seat || !cards) return;
+    const line = el("div", "leftover");
+    line.dataset.seat = String(p);
+    line.appendChild(el("strong", null, seatName(v, p) + ":"));
+    line.appendChild(cards.length ? cardsEl(cards, "small") : el("span", "muted", t("table.leftovers.none")));
+    box.appendChild(line);
+  });
+  return box;
 }
 
 async function nextHand() {
@@ -536,19 +559,19 @@ async function refreshHistory() {
   h.hands.slice().reverse().forEach((hand) => {
     const li = el("li", "history-item");
     li.dataset.n = String(hand.n);
-    const txt = "Hand " + hand.n + (hand.replay_of ? " (deal of hand " + hand.replay_of + ")" : "") +
-      ": you " + signed(hand.points) + ", " + hand.moves + " moves" +
-      (hand.cost !== null && hand.cost !== undefined ? ", cost " + hand.cost.toFixed(3) : "");
+    const txt = t(hand.replay_of ? "play.history.hand_again" : "play.history.hand",
+      { n: hand.n, of: hand.replay_of, points: signed(hand.points), moves: hand.moves }) +
+      (hand.cost !== null && hand.cost !== undefined ? t("play.history.cost", { cost: hand.cost.toFixed(3) }) : "");
     li.appendChild(el("span", "history-text", txt));
     const btns = el("span", "buttons tight");
-    const actions = [["Replay", () => openReplay(hand.n), "replay"],
-      ["Play this deal again", () => playAgain(hand.n), "again"]];
-    if (hand.exportable) actions.push(["Export", () => exportHand(hand.n), "export"]);
-    else btns.appendChild(el("span", "muted no-export", "no export: other seats' cards stay hidden"));
+    const actions = [[t("play.history.replay"), () => openReplay(hand.n), "replay"],
+      [t("play.again"), () => playAgain(hand.n), "again"]];
+    if (hand.exportable) actions.push([t("play.history.export"), () => exportHand(hand.n), "export"]);
+    else btns.appendChild(el("span", "muted no-export", t("play.history.no_export")));
     actions.forEach(([label, fn, cls]) => {
       const b = el("button", "secondary small-btn " + cls, label);
       b.type = "button";
-      b.setAttribute("aria-label", label + " (hand " + hand.n + ")");
+      b.setAttribute("aria-label", t("play.history.action_label", { action: label, n: hand.n }));
       b.addEventListener("click", fn);
       btns.appendChild(b);
     });
@@ -602,17 +625,17 @@ function renderFrame() {
   const f = r.frames[S.frame];
   const last = r.frames.length - 1;
   const ctx = { seat: r.seat, seats: S.view ? S.view.seats : [] };
-  $("replay-step").textContent = "Step " + S.frame + " of " + last;
-  $("replay-move").textContent = S.frame === 0 ? "The deal." :
-    seatName(ctx, f.player) + ": " + moveText(f.move) + "." +
-    (S.frame === last ? " End of the hand: you " + signed(r.returns[r.seat]) + "." : "");
+  $("replay-step").textContent = t("play.replay.step", { n: S.frame, of: last });
+  $("replay-move").textContent = S.frame === 0 ? t("play.replay.deal") :
+    t("play.replay.move", { who: seatName(ctx, f.player), move: moveText(f.move) }) +
+    (S.frame === last ? " " + t("play.replay.end", { points: signed(r.returns[r.seat]) }) : "");
   const board = $("replay-board");
   board.textContent = "";
-  board.appendChild(renderBoard(f.observation, ctx));
+  board.appendChild(renderBoard(f.board_lines, ctx));
   const hand = $("replay-hand");
   hand.textContent = "";
   const cards = f.own_cards || [];
-  hand.appendChild(el("span", "label", "Your hand: "));
+  hand.appendChild(el("span", "label", t("play.board.label", { label: t("play.mine") })));
   hand.appendChild(cardsEl(cards));
   $("replay-first").disabled = $("replay-prev").disabled = S.frame === 0;
   $("replay-last").disabled = $("replay-next").disabled = S.frame === last;
@@ -656,8 +679,15 @@ async function init() {
   $("hint-btn").addEventListener("click", hint);
   $("next-btn").addEventListener("click", nextHand);
   $("again-btn").addEventListener("click", () => S.view && playAgain(S.view.hand));
-  $("new-btn").addEventListener("click", () => { forget(); clearError(); notice(""); });
-  $("drill-new-btn").addEventListener("click", () => { forget(); clearError(); notice(""); });
+  $("new-btn").addEventListener("click", askLeave);
+  initSort(() => { if (S.view) renderMine(S.view); });
+  $("leave-cancel").addEventListener("click", () => $("confirm-leave").close());
+  $("leave-ok").addEventListener("click", () => {
+    $("confirm-leave").close();
+    forget(); clearError(); notice("");
+    $("game").focus();
+  });
+  $("drill-new-btn").addEventListener("click", askLeave);
   $("mode").addEventListener("change", onModeChange);
   initDrill();
   $("replay-close").addEventListener("click", closeReplay);
@@ -671,12 +701,12 @@ async function init() {
     g.games.filter((x) => x.playable).forEach((x) => { S.games[x.name] = x; });
     const names = Object.keys(S.games);
     const wanted = new URLSearchParams(location.search).get("game");
-    fillSelect($("game"), names, names.map((n) => S.games[n].title),
+    fillSelect($("game"), names, names.map((n) => gameTitle(n, S.games[n].title)),
       names.includes(wanted) ? wanted : g.default);
     if (new URLSearchParams(location.search).get("mode") === "drill") $("mode").value = "drill";
     onGameChange();
   } catch (e) {
-    showError("Could not load the list of games: " + e.message);
+    showError(t("play.error.games", { detail: e.message }));
     return;
   }
   let saved = null, mode = null;
@@ -687,13 +717,13 @@ async function init() {
   if (saved) {
     try {
       await resume(saved, mode === "drill");
-      notice("Welcome back: your session continues.");
+      notice(t("play.notice.welcome_back"));
     } catch (e) {
       try {
         localStorage.removeItem(TOKEN_KEY);
         localStorage.removeItem(MODE_KEY);
       } catch (x) { /* ignore */ }
-      if (e.status === 404) notice("Your last session has ended (sessions expire); start a new one.");
+      if (e.status === 404) notice(t("play.notice.expired"));
       else showError(e.message);
     }
   }

@@ -1,9 +1,11 @@
-/* The coach's review page: played hands (JSON lines pasted, uploaded or dropped, or this
- * browser's own Capsa session hands) go to POST /v1/capsa/review; the page draws the summary,
- * two charts (plain inline SVG, drawn here), the lines not reviewed and every hand, the
- * player's rows beside the best rows, and offers the results as JSON lines and CSV.
- * An ES module, no build step. Card faces and the session token's key come from the play
- * page's shared module. */
+/* The coach's review page: played hands (rows as plain text, "front | middle | back", or
+ * JSON lines; pasted, uploaded or dropped, or this browser's own Capsa session hands) go to
+ * POST /v1/capsa/review; the page draws the summary, two charts (plain inline SVG, drawn
+ * here), the lines not reviewed and every hand, the player's rows beside the best rows, and
+ * offers the results as JSON lines and CSV. Every word comes from the review.* messages of
+ * the page's language (i18n.js). An ES module, no build step. Card faces and the session
+ * token's key come from the play page's shared module. */
+import { num, t, tn } from "./i18n.js";
 import { TOKEN_KEY, cardFace, el } from "./play-ui.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -11,26 +13,22 @@ const ROWS = ["front", "middle", "back"];
 const RANKS = "AKQJT98765432";
 const SUITS = "shdc";
 const PAGE = 50; // hands drawn at a time in the list
+// The coach's mistake classes (solver/games/capsa/coach.py), in its order: name and
+// explanation are the messages review.mistake.<class> and review.mistake.<class>.why.
 const MISTAKES = {
-  foul: ["Foul", "The rows are out of order (the back weaker than the middle, or the middle " +
-    "than the front): every row lost to every opponent, and the hand was scooped.", "#c0262d"],
-  natural_not_declared: ["Natural not declared", "The hand holds a natural, and declaring it " +
-    "was worth more than any rows.", "#7b3fa0"],
-  natural_declared: ["Natural declared", "Setting rows was worth more than declaring the " +
-    "natural.", "#cc79a7"],
-  flush_or_straight_unmade: ["Flush or straight not made", "The best rows make more " +
-    "straights or flushes in the middle and the back than yours.", "#e69f00"],
-  pair_broken: ["Pair broken", "Cards of one rank that the best rows keep together are " +
-    "spread over two or three of your rows.", "#0072b2"],
-  front_too_strong: ["Front too strong", "Your front is stronger than the best's while your " +
-    "middle or back is weaker.", "#d55e00"],
-  kickers: ["Kickers", "The same kind of hand as the best in every row: the loss is in which " +
-    "cards make them (which pair goes forward, which kickers stay back).", "#56b4e9"],
-  other: ["Other", "None of the classes above.", "#6b7280"],
+  foul: "#c0262d",
+  natural_not_declared: "#7b3fa0",
+  natural_declared: "#cc79a7",
+  flush_or_straight_unmade: "#e69f00",
+  pair_broken: "#0072b2",
+  front_too_weak: "#8a6d00",
+  front_too_strong: "#d55e00",
+  kickers: "#56b4e9",
+  other: "#6b7280",
 };
 const EXACT_COLOUR = "#1f6b47";
-const NATURAL_NAME = { dragon: "dragon", six_pairs: "six pairs", three_straights: "three straights",
-  three_flushes: "three flushes" };
+// The kinds of line the coach could not review (LineError.code): review.line_error.<code>
+const LINE_ERRORS = ["unreadable", "format", "cards", "fields", "natural", "review"];
 const CSV_COLUMNS = ["line", "hand", "ev", "best_ev", "ev_lost", "exact", "mistake", "mistakes",
   "mine_front", "mine_middle", "mine_back", "best_front", "best_middle", "best_back"];
 
@@ -39,17 +37,27 @@ const R = { data: null, sessionRules: null, shown: PAGE, busy: false };
 
 // ------------------------------------------------------------------ small helpers
 function f3(x) {
-  const s = Number(x).toFixed(3);
-  return s === "-0.000" ? "0.000" : s;
+  const v = Number(Number(x).toFixed(3));
+  return num(v === 0 ? 0 : v, 3);  // never "-0.000"
 }
 function signed3(x) {
   const s = f3(x);
-  return Number(s) > 0 ? "+" + s : s;
+  return Number(Number(x).toFixed(3)) > 0 ? "+" + s : s;
 }
-function pct(x) { return (100 * Number(x)).toFixed(1) + "%"; }
-function mistakeName(m) { return m ? (MISTAKES[m] ? MISTAKES[m][0] : m) : "Played exactly right"; }
-function colour(h) { return h.exact || !h.mistake ? EXACT_COLOUR : (MISTAKES[h.mistake] || MISTAKES.other)[2]; }
-function naturalName(kind) { return NATURAL_NAME[kind] || String(kind || "").replace(/_/g, " "); }
+function pct(x) { return num(100 * Number(x), 1) + "%"; }
+function known(m) { return Object.prototype.hasOwnProperty.call(MISTAKES, m); }
+function mistakeName(m) {
+  if (!m) return t("review.mistake.exact");
+  return known(m) ? t("review.mistake." + m) : m;
+}
+function mistakeWhy(m) { return known(m) ? t("review.mistake." + m + ".why") : ""; }
+function colour(h) { return h.exact || !h.mistake ? EXACT_COLOUR : MISTAKES[h.mistake] || MISTAKES.other; }
+const NATURALS = ["dragon", "six_pairs", "three_straights", "three_flushes"];
+function naturalName(kind) {
+  return NATURALS.includes(kind) ? t("review.natural." + kind) : String(kind || "").replace(/_/g, " ");
+}
+function rowName(r) { return t("review.row." + r); }
+function handsText(n) { return tn("review.count.hands", n); }
 function isNatural(side) { return !!side && !side.front; }
 function byRank(cards) {
   const key = (c) => RANKS.indexOf(c[0]) * 4 + SUITS.indexOf(c[1]);
@@ -88,21 +96,23 @@ async function api(path, body) {
       body: JSON.stringify(body),
     });
   } catch (e) {
-    throw new Error("Could not reach the server (" + e.message + "). Is it running?");
+    throw new Error(t("review.error.unreachable", { detail: e.message }));
   }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
     const err = data && data.error;
-    let msg = err && err.message ? err.message : "The server answered " + r.status + " " + r.statusText + ".";
+    // the API's own words (they name the field and the value), after the page's
+    let msg = err && err.message ? err.message : t("review.error.status", { status: r.status });
     const more = ((err && err.problems) || []).map((p) => p.message).filter((m) => m && !msg.includes(m));
-    if (more.length) msg += " Also: " + more.join("; ") + ".";
+    if (more.length) msg += " " + t("review.error.also", { more: more.join("; ") });
+    msg = t("review.error.refused", { message: msg });
     const e = new Error(msg);
     e.status = r.status;
     e.code = err && err.code;
     throw e;
   }
-  if (!data) throw new Error("The server's answer could not be read.");
+  if (!data) throw new Error(t("review.error.unreadable"));
   return data;
 }
 
@@ -124,7 +134,7 @@ async function busy(label, fn) {
     R.busy = false;
     btn.disabled = false;
     $("session-btn").disabled = false;
-    btn.textContent = "Review";
+    btn.textContent = t("review.submit");
     $("results").setAttribute("aria-busy", "false");
     document.body.removeAttribute("aria-busy");
   }
@@ -137,7 +147,7 @@ function wholeNumber(id, name) {
   if (raw === "") return undefined;
   const n = Number(raw);
   if (!Number.isSafeInteger(n)) {
-    throw new Error(name + " must be a whole number, got " + JSON.stringify(raw) + ".");
+    throw new Error(t("review.error.whole", { name: name, value: JSON.stringify(raw) }));
   }
   return n;
 }
@@ -145,8 +155,7 @@ function wholeNumber(id, name) {
 function requestBody() {
   const text = $("lines").value;
   if (!text.trim()) {
-    throw new Error("There is nothing to review: paste played hands (one JSON object a line), " +
-      "upload a file of them, or load this browser's session hands.");
+    throw new Error(t("review.error.empty"));
   }
   const rules = $("rules").value;
   const body = {
@@ -157,8 +166,8 @@ function requestBody() {
   };
   if (!$("card-removal").checked) body.card_removal = false;
   if (body.method === "montecarlo") {
-    const samples = wholeNumber("samples", "Samples per hand");
-    const seed = wholeNumber("seed", "The seed");
+    const samples = wholeNumber("samples", t("review.samples.label"));
+    const seed = wholeNumber("seed", t("review.seed.label"));
     if (samples !== undefined) body.samples = samples;
     if (seed !== undefined) body.seed = seed;
   }
@@ -167,7 +176,7 @@ function requestBody() {
 
 async function submit(ev) {
   if (ev) ev.preventDefault();
-  await busy("Reviewing\u2026", async () => {
+  await busy(t("review.submitting"), async () => {
     const body = requestBody();
     const data = await api("/v1/capsa/review", body);
     render(data);
@@ -180,11 +189,14 @@ function render(data) {
   R.shown = PAGE;
   $("results").hidden = false;
   const s = data.summary;
-  const model = data.method === "montecarlo"
-    ? "Monte Carlo, " + data.samples + " deals a hand, seed " + data.seed
-    : "Table model";
-  $("model-line").textContent = model + " \u00b7 card removal " + (data.card_removal ? "on" : "off") +
-    (typeof data.elapsed_ms === "number" ? " \u00b7 reviewed in " + Math.round(data.elapsed_ms) + " ms" : "");
+  const parts = [data.method === "montecarlo"
+    ? t("review.model.montecarlo", { samples: data.samples, seed: data.seed })
+    : t("review.model.table"),
+  t(data.card_removal ? "review.model.removal_on" : "review.model.removal_off")];
+  if (typeof data.elapsed_ms === "number") {
+    parts.push(t("review.model.elapsed", { ms: Math.round(data.elapsed_ms) }));
+  }
+  $("model-line").textContent = parts.join(" \u00b7 ");
   renderSummary(s);
   drawCharts();
   renderErrors(data.errors || []);
@@ -213,20 +225,30 @@ function renderSummary(s) {
   };
   const n = s.hands;
   const exactN = (R.data.hands || []).filter((h) => h.exact).length;
-  fact("Hands reviewed", "sum-hands", String(n), n, s.errors ? s.errors + " line" +
-    (s.errors === 1 ? "" : "s") + " not reviewed" : null);
-  fact("Played exactly right", "sum-exact", s.exact_share === null || s.exact_share === undefined
-    ? "\u2014" : pct(s.exact_share), s.exact_share, n ? exactN + " of " + n + " hands" : null);
-  fact("Mean EV lost per hand", "sum-mean", f3(s.mean_ev_lost), s.mean_ev_lost, null);
+  fact(t("review.sum.hands"), "sum-hands", String(n), n,
+    s.errors ? tn("review.sum.not_reviewed", s.errors) : null);
+  fact(t("review.sum.exact"), "sum-exact", s.exact_share === null || s.exact_share === undefined
+    ? "\u2014" : pct(s.exact_share), s.exact_share,
+  n ? t("review.sum.exact_of", { k: exactN, hands: handsText(n) }) : null);
+  fact(t("review.sum.mean"), "sum-mean", f3(s.mean_ev_lost), s.mean_ev_lost, null);
+  // a bootstrap interval over the hands: it never leaves the range of the hands' losses,
+  // so it never goes below 0 ("between X and Y", not a confidence interval around 0)
   const ci = s.mean_ev_lost_ci95 || [0, 0];
-  fact("95% confidence interval", "sum-ci", f3(ci[0]) + " to " + f3(ci[1]), ci.join(" "),
-    n > 1 ? "of the mean EV lost" : "needs two hands or more");
-  fact("EV lost in all", "sum-total", f3(s.ev_lost), s.ev_lost,
-    "your EV " + signed3(s.ev) + ", the best's " + signed3(s.best_ev));
+  fact(t("review.sum.interval"), "sum-ci", t("review.sum.between",
+    { low: f3(ci[0]), high: f3(ci[1]) }), ci.join(" "),
+  n > 1 ? t("review.sum.interval_note") : t("review.sum.interval_one"));
+  fact(t("review.sum.total"), "sum-total", f3(s.ev_lost), s.ev_lost,
+    t("review.sum.total_note", { ev: signed3(s.ev), best: signed3(s.best_ev) }));
   if (s.known) {
-    fact("On the actual tables", "sum-known", signed3(s.known.actual_points), s.known.actual_points,
-      "points scored in " + s.known.hands + " hand" + (s.known.hands === 1 ? "" : "s") +
-      "; the best response to the rows the others set: " + signed3(s.known.best_response_points));
+    fact(t("review.sum.known"), "sum-known", signed3(s.known.actual_points), s.known.actual_points,
+      t("review.sum.known_note", { hands: handsText(s.known.hands),
+        best: signed3(s.known.best_response_points) }));
+  }
+  if (s.naturals) {
+    const k = s.naturals;
+    fact(t("review.sum.naturals"), "sum-naturals", String(k.hands), k.hands,
+      t("review.sum.naturals_note", { declared: k.declared, natural: signed3(k.natural_ev),
+        rows: signed3(k.rows_ev), lost: f3(k.ev_lost) }));
   }
 }
 
@@ -237,8 +259,18 @@ function renderErrors(errors) {
   errors.forEach((e) => {
     const li = el("li");
     li.dataset.line = String(e.line);
-    li.appendChild(el("strong", null, "Line " + e.line + ": "));
-    li.appendChild(el("span", null, e.error));
+    li.dataset.code = e.code || "";
+    li.appendChild(el("strong", null, t("review.errors.line", { line: e.line }) + " "));
+    // what is wrong in the page's language (by the coach's code), then the server's own
+    // words, which name the card or the field (the API speaks English)
+    if (LINE_ERRORS.includes(e.code)) {
+      li.appendChild(el("span", "rv-err-what", t("review.line_error." + e.code) + " "));
+    }
+    const detail = el("span", "rv-err-detail", t("review.errors.detail") + " ");
+    const words = el("q", null, e.error);
+    words.lang = "en";
+    detail.appendChild(words);
+    li.appendChild(detail);
     list.appendChild(li);
   });
 }
@@ -248,6 +280,11 @@ function drawCharts() {
   if (!R.data) return;
   drawHandChart(R.data.hands || []);
   drawMistakeChart(R.data.summary.by_mistake || {});
+}
+
+// An axis tick: at most three decimals, trailing zeros dropped ("0.5", "1", "2.25").
+function axisNumber(x) {
+  return num(Number(Number(x).toFixed(3)));
 }
 
 function niceMax(x) {
@@ -263,7 +300,7 @@ function drawHandChart(hands) {
   const legend = $("chart-legend");
   legend.textContent = "";
   if (!hands.length) {
-    box.appendChild(el("p", "muted", "No hand was reviewed."));
+    box.appendChild(el("p", "muted", t("review.chart.none")));
     return;
   }
   const byLine = hands.slice().sort((a, b) => a.line - b.line);
@@ -273,16 +310,17 @@ function drawHandChart(hands) {
   const most = byLine.reduce((a, h) => (h.ev_lost > a.ev_lost ? h : a), byLine[0]);
   const yMax = niceMax(most.ev_lost);
   const root = svg("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
-    class: "rv-svg", "aria-label": "EV lost by each of the " + byLine.length + " hands, in line order; " +
-      (most.ev_lost > 0 ? "the most, " + f3(most.ev_lost) + ", at line " + most.line + "." :
-        "every hand was played exactly right.") });
-  [0, 0.5, 1].forEach((t) => {
-    const y = top + plotH * (1 - t);
+    class: "rv-svg", "aria-label": most.ev_lost > 0
+      ? t("review.chart.aria_hands", { hands: handsText(byLine.length), most: f3(most.ev_lost),
+        line: most.line })
+      : t("review.chart.aria_exact", { hands: handsText(byLine.length) }) });
+  [0, 0.5, 1].forEach((frac) => {
+    const y = top + plotH * (1 - frac);
     root.appendChild(svg("line", { x1: left, x2: W - right, y1: y, y2: y, class: "rv-grid" }));
     root.appendChild(svg("text", { x: left - 6, y: y + 4, "text-anchor": "end", class: "rv-tick" },
-      f3(yMax * t).replace(/\.?0+$/, "") || "0"));
+      axisNumber(yMax * frac)));
   });
-  root.appendChild(svg("text", { x: 2, y: 11, class: "rv-tick" }, "EV lost"));
+  root.appendChild(svg("text", { x: 2, y: 11, class: "rv-tick" }, t("review.chart.axis")));
   const band = plotW / byLine.length;
   const gap = band >= 4 ? Math.min(band * 0.2, 6) : 0;
   byLine.forEach((h, i) => {
@@ -291,17 +329,17 @@ function drawHandChart(hands) {
       width: Math.max(band - gap, 0.6).toFixed(2), height: hgt.toFixed(2), fill: colour(h),
       class: "rv-bar" + (h.exact ? " exact" : ""), "data-line": h.line,
       "data-mistake": h.mistake || "exact" });
-    r.appendChild(svg("title", {}, "Line " + h.line + ": " + (h.exact ? "played exactly right" :
-      f3(h.ev_lost) + " lost, " + mistakeName(h.mistake))));
+    r.appendChild(svg("title", {}, h.exact ? t("review.chart.bar_exact", { line: h.line })
+      : t("review.chart.bar_lost", { line: h.line, lost: f3(h.ev_lost), mistake: mistakeName(h.mistake) })));
     r.addEventListener("click", () => openHand(h.line));
     root.appendChild(r);
   });
   root.appendChild(svg("line", { x1: left, x2: W - right, y1: top + plotH, y2: top + plotH, class: "rv-axis" }));
   const first = byLine[0].line, last = byLine[byLine.length - 1].line;
-  root.appendChild(svg("text", { x: left, y: H - 8, class: "rv-tick" }, "line " + first));
+  root.appendChild(svg("text", { x: left, y: H - 8, class: "rv-tick" }, t("review.chart.line", { line: first })));
   if (last !== first) {
     root.appendChild(svg("text", { x: W - right, y: H - 8, "text-anchor": "end", class: "rv-tick" },
-      "line " + last));
+      t("review.chart.line", { line: last })));
   }
   box.appendChild(root);
   const present = new Set(byLine.map((h) => (h.exact ? "exact" : h.mistake || "other")));
@@ -309,10 +347,10 @@ function drawHandChart(hands) {
   order.filter((k) => present.has(k)).forEach((k) => {
     const li = el("li");
     const sw = el("span", "rv-swatch");
-    sw.style.background = k === "exact" ? EXACT_COLOUR : MISTAKES[k][2];
+    sw.style.background = k === "exact" ? EXACT_COLOUR : MISTAKES[k];
     sw.setAttribute("aria-hidden", "true");
     li.appendChild(sw);
-    li.appendChild(el("span", null, k === "exact" ? "Played exactly right" : MISTAKES[k][0]));
+    li.appendChild(el("span", null, mistakeName(k === "exact" ? null : k)));
     legend.appendChild(li);
   });
 }
@@ -322,25 +360,25 @@ function drawMistakeChart(by) {
   box.textContent = "";
   const entries = Object.entries(by).sort((a, b) => b[1].ev_lost - a[1].ev_lost);
   if (!entries.length) {
-    box.appendChild(el("p", "muted", "No EV was lost: no mistake to show."));
+    box.appendChild(el("p", "muted", t("review.chart.no_mistake")));
     return;
   }
   const W = Math.max(260, Math.floor(box.clientWidth || 400));
   const rowH = 44, valueRoom = Math.min(130, W * 0.4);
   const H = entries.length * rowH + 4;
   const max = entries[0][1].ev_lost || 1;
-  const label = entries.map(([k, v]) => mistakeName(k) + ": " + v.hands + " hand" +
-    (v.hands === 1 ? "" : "s") + ", " + f3(v.ev_lost) + " lost (" + pct(v.share_of_lost) + ")").join("; ");
+  const label = entries.map(([k, v]) => t("review.chart.aria_mistake", { mistake: mistakeName(k),
+    hands: handsText(v.hands), lost: f3(v.ev_lost), share: pct(v.share_of_lost) })).join("; ");
   const root = svg("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
-    class: "rv-svg", "aria-label": "EV lost per mistake class. " + label + "." });
+    class: "rv-svg", "aria-label": t("review.chart.aria_mistakes", { list: label }) });
   entries.forEach(([k, v], i) => {
     const y = i * rowH;
     root.appendChild(svg("text", { x: 0, y: y + 14, class: "rv-label" },
-      mistakeName(k) + " \u00b7 " + v.hands + " hand" + (v.hands === 1 ? "" : "s")));
+      mistakeName(k) + " \u00b7 " + handsText(v.hands)));
     const w = Math.max(((W - valueRoom) * v.ev_lost) / max, 2);
     const r = svg("rect", { x: 0, y: y + 20, width: w.toFixed(2), height: 16, rx: 3,
-      fill: (MISTAKES[k] || MISTAKES.other)[2], class: "rv-mbar", "data-mistake": k });
-    r.appendChild(svg("title", {}, mistakeName(k) + ": mean " + f3(v.mean_ev_lost) + " a hand"));
+      fill: MISTAKES[k] || MISTAKES.other, class: "rv-mbar", "data-mistake": k });
+    r.appendChild(svg("title", {}, t("review.chart.mean", { mistake: mistakeName(k), mean: f3(v.mean_ev_lost) })));
     r.addEventListener("click", () => { $("filter").value = k; renderList(true); });
     root.appendChild(r);
     root.appendChild(svg("text", { x: w + 6, y: y + 33, class: "rv-value" },
@@ -360,12 +398,12 @@ function fillFilter() {
     o.value = value;
     sel.appendChild(o);
   };
-  add("all", "Every hand (" + hands.length + ")");
-  add("lost", "Hands that lost EV (" + hands.filter((h) => !h.exact).length + ")");
-  add("exact", "Played exactly right (" + hands.filter((h) => h.exact).length + ")");
+  add("all", t("review.filter.all", { n: hands.length }));
+  add("lost", t("review.filter.lost", { n: hands.filter((h) => !h.exact).length }));
+  add("exact", t("review.filter.exact", { n: hands.filter((h) => h.exact).length }));
   Object.keys(MISTAKES).forEach((k) => {
     const n = hands.filter((h) => h.mistake === k).length;
-    if (n) add(k, MISTAKES[k][0] + " (" + n + ")");
+    if (n) add(k, t("review.filter.class", { mistake: mistakeName(k), n: n }));
   });
   sel.value = [...sel.options].some((o) => o.value === was) ? was : "all";
 }
@@ -391,13 +429,13 @@ function renderList(reset) {
   list.textContent = "";
   hands.slice(0, R.shown).forEach((h) => list.appendChild(handItem(h)));
   const shown = Math.min(R.shown, hands.length);
-  $("hand-count").textContent = hands.length ? "Showing " + shown + " of " + hands.length +
-    " hand" + (hands.length === 1 ? "" : "s") + "; open one to see your rows beside the best." :
-    "No hand to show with this choice.";
+  $("hand-count").textContent = hands.length
+    ? t("review.list.showing", { shown: shown, hands: handsText(hands.length) })
+    : t("review.list.none");
   const more = $("more-btn");
   more.hidden = shown >= hands.length;
-  more.textContent = "Show " + Math.min(PAGE, hands.length - shown) + " more hands (" +
-    (hands.length - shown) + " not shown)";
+  more.textContent = t("review.list.more", { n: Math.min(PAGE, hands.length - shown),
+    left: hands.length - shown });
 }
 
 function handItem(h) {
@@ -406,19 +444,21 @@ function handItem(h) {
   li.dataset.mistake = h.mistake || "exact";
   const d = el("details");
   const sum = el("summary");
-  sum.appendChild(el("span", "rv-line", "Line " + h.line));
-  sum.appendChild(el("span", "rv-lost", h.exact ? "no EV lost" : "lost " + f3(h.ev_lost)));
+  sum.appendChild(el("span", "rv-line", t("review.hand.line", { line: h.line })));
+  sum.appendChild(el("span", "rv-lost", h.exact ? t("review.hand.no_loss")
+    : t("review.hand.lost", { lost: f3(h.ev_lost) })));
   const tag = el("span", "rv-tag", mistakeName(h.mistake));
   tag.style.borderColor = colour(h);
   sum.appendChild(tag);
   if (h.id !== undefined && h.id !== null) {
-    sum.appendChild(el("span", "muted rv-id", typeof h.id === "string" ? h.id : "id " + JSON.stringify(h.id)));
+    sum.appendChild(el("span", "muted rv-id", typeof h.id === "string" ? h.id
+      : t("review.hand.id", { id: JSON.stringify(h.id) })));
   }
   const cards = cardRow(h.hand);
   cards.setAttribute("aria-hidden", "true");
   cards.classList.add("rv-summary-cards");
   sum.appendChild(cards);
-  sum.appendChild(el("span", "sr-only", "hand " + h.hand.join(" ")));
+  sum.appendChild(el("span", "sr-only", t("review.hand.cards", { cards: h.hand.join(" ") })));
   d.appendChild(sum);
   const body = el("div", "rv-body");
   d.appendChild(body);
@@ -427,23 +467,23 @@ function handItem(h) {
   return li;
 }
 
-function side(title, cls, rows, other, note, verb) {
+function side(title, cls, rows, other, note, declared) {
   const box = el("section", "rv-side " + cls);
   box.appendChild(el("h4", null, title));
   if (note) box.appendChild(el("p", "rv-side-note", note));
   if (isNatural(rows)) {
-    box.appendChild(el("p", "rv-natural", (verb || "Declare") + " the natural" +
-      (rows.natural ? " (" + naturalName(rows.natural) + ")" : "")));
+    box.appendChild(el("p", "rv-natural", t(declared ? "review.side.declared" : "review.side.declare",
+      { kind: naturalName(rows.natural) })));
     return box;
   }
   ROWS.forEach((r) => {
     const line = el("div", "rv-row");
     line.dataset.row = r;
-    line.appendChild(el("span", "label", r.charAt(0).toUpperCase() + r.slice(1)));
+    line.appendChild(el("span", "label", rowName(r)));
     line.appendChild(cardRow(rows[r]));
     if (other && !isNatural(other) && !sameSet(rows[r], other[r])) {
       line.classList.add("rv-diff");
-      line.appendChild(el("span", "rv-diff-mark", "differs"));
+      line.appendChild(el("span", "rv-diff-mark", t("review.row.differs")));
     }
     box.appendChild(line);
   });
@@ -452,37 +492,40 @@ function side(title, cls, rows, other, note, verb) {
 
 function fillHand(body, h) {
   const facts = el("p", "rv-facts");
-  facts.textContent = "Your EV " + signed3(h.ev) + " \u00b7 best EV " + signed3(h.best_ev) +
-    " \u00b7 lost " + f3(h.ev_lost) + " \u00b7 against " + h.opponents + " opponent" +
-    (h.opponents === 1 ? "" : "s") + (h.natural ? " \u00b7 the hand holds a natural (" +
-      naturalName(h.natural) + ")" : "") + (h.foul ? " \u00b7 your rows foul" : "");
+  const parts = [t("review.hand.evs", { ev: signed3(h.ev), best: signed3(h.best_ev), lost: f3(h.ev_lost) }),
+    tn("review.hand.against", h.opponents)];
+  if (h.natural) parts.push(t("review.hand.holds", { kind: naturalName(h.natural) }));
+  if (h.foul) parts.push(t("review.hand.fouls"));
+  facts.textContent = parts.join(" \u00b7 ");
   body.appendChild(facts);
   if (typeof h.natural_ev === "number" && typeof h.rows_ev === "number") {
     // both values: declaring the natural and the best rows, under the same model
     const declare = h.natural_ev > h.rows_ev;
-    body.appendChild(el("p", "rv-facts rv-natural-facts", "Declaring the natural: EV " +
-      signed3(h.natural_ev) + " \u00b7 the best rows: EV " + signed3(h.rows_ev) + " \u00b7 " +
-      (declare ? "declaring is better" : "the rows are better")));
+    body.appendChild(el("p", "rv-facts rv-natural-facts", t("review.hand.natural_vs_rows",
+      { natural: signed3(h.natural_ev), rows: signed3(h.rows_ev) }) + " \u00b7 " +
+      t(declare ? "review.hand.declare_better" : "review.hand.rows_better")));
   }
   if (h.mistakes && h.mistakes.length) {
     const ul = el("ul", "rv-mistakes");
     h.mistakes.forEach((m, i) => {
       const li = el("li");
-      li.appendChild(el("strong", null, mistakeName(m) + (i === 0 && h.mistakes.length > 1 ?
-        " (counted here)" : "") + ": "));
-      li.appendChild(el("span", null, MISTAKES[m] ? MISTAKES[m][1] : ""));
+      li.appendChild(el("strong", null, (i === 0 && h.mistakes.length > 1
+        ? t("review.hand.counted", { mistake: mistakeName(m) }) : mistakeName(m)) + ": "));
+      li.appendChild(el("span", null, mistakeWhy(m)));
       ul.appendChild(li);
     });
     body.appendChild(ul);
   }
   const cmp = el("div", "rv-compare");
-  cmp.appendChild(side("Your rows", "rv-mine", h.mine, h.best, "EV " + signed3(h.ev), "You declared"));
-  cmp.appendChild(side("Best rows", "rv-best", h.best, h.mine, "EV " + signed3(h.best_ev)));
+  cmp.appendChild(side(t("review.side.mine"), "rv-mine", h.mine, h.best,
+    t("review.side.ev", { ev: signed3(h.ev) }), true));
+  cmp.appendChild(side(t("review.side.best"), "rv-best", h.best, h.mine,
+    t("review.side.ev", { ev: signed3(h.best_ev) })));
   if (h.best_response) {
     const br = h.best_response;
-    cmp.appendChild(side("Best response to the actual rows", "rv-br",
+    cmp.appendChild(side(t("review.side.br"), "rv-br",
       br.front ? { front: br.front, middle: br.middle, back: br.back } : { natural: br.natural },
-      null, "scores " + signed3(br.points) + "; you scored " + signed3(h.actual_points)));
+      null, t("review.side.br_note", { points: signed3(br.points), actual: signed3(h.actual_points) })));
   }
   body.appendChild(cmp);
 }
@@ -526,7 +569,7 @@ function csvCell(v) {
 
 function rowCells(rows) {
   if (!rows) return ["", "", ""];
-  if (isNatural(rows)) return ["natural " + (rows.natural || ""), "", ""];
+  if (isNatural(rows)) return ["natural " + (rows.natural || ""), "", ""];  // data, as the API
   return ROWS.map((r) => rows[r].join(" "));
 }
 
@@ -550,14 +593,14 @@ async function readFile(file) {
   try {
     text = await file.text();
   } catch (e) {
-    showError("Could not read " + file.name + ": " + e.message);
+    showError(t("review.error.file", { name: file.name, detail: e.message }));
     return;
   }
   text = text.replace(/^\ufeff/, ""); // a byte order mark is not part of the first line
   $("lines").value = text;
   clearError();
   const n = text.split(/\r\n|\r|\n/).filter((l) => l.trim()).length;
-  notice("Read " + file.name + ": " + n + " line" + (n === 1 ? "" : "s") + " with text. Press Review.");
+  notice(tn("review.file.read", n, { name: file.name }));
   document.body.dataset.loaded = file.name;
 }
 
@@ -592,26 +635,23 @@ async function checkSession() {
   } catch (e) {
     box.hidden = false;
     $("session-text").textContent = e.status === 404
-      ? "The play session saved in this browser has ended: there are no session hands to review."
-      : "Could not read this browser's play session: " + e.message;
+      ? t("review.session.ended") : t("review.session.unreadable", { detail: e.message });
     return;
   }
   box.hidden = false;
   if (h.game !== "capsa") {
-    $("session-text").textContent = "This browser's play session is a game of " + h.game +
-      "; only Capsa hands can be reviewed here.";
+    $("session-text").textContent = t("review.session.other_game", { game: h.game });
     return;
   }
   const n = h.hands.length;
   if (!n) {
-    $("session-text").textContent = "This browser's Capsa session has no finished hand yet.";
+    $("session-text").textContent = t("review.session.empty");
     return;
   }
   R.session = { token: token, hands: h.hands };
-  $("session-text").textContent = "This browser's Capsa session has " + n + " finished hand" +
-    (n === 1 ? "" : "s") + ".";
+  $("session-text").textContent = tn("review.session.has", n);
   const b = $("session-btn");
-  b.textContent = "Review this browser's session hands (" + n + ")";
+  b.textContent = t("review.session.button_n", { n: n });
   b.hidden = false;
 }
 
@@ -628,7 +668,8 @@ function sessionLine(hand) {
     : { hand: mine.cards, natural: true };
   line.opponents = o.moves.filter((m, q) => q !== hand.seat).map((m) => (m.front
     ? { front: m.front, middle: m.middle, back: m.back } : { hand: m.cards }));
-  line.id = "session hand " + hand.n + (hand.replay_of ? " (deal of hand " + hand.replay_of + ")" : "");
+  line.id = hand.replay_of ? t("review.session.id_again", { n: hand.n, of: hand.replay_of })
+    : t("review.session.id", { n: hand.n });
   const rules = Object.assign({}, o.rules || {});
   delete rules.players;
   return { line: line, rules: rules, players: o.num_players };
@@ -636,7 +677,7 @@ function sessionLine(hand) {
 
 async function loadSession() {
   if (!R.session) return;
-  await busy("Loading the session\u2026", async () => {
+  await busy(t("review.session.loading"), async () => {
     const { token, hands } = R.session;
     const out = new Array(hands.length);
     let next = 0;
@@ -648,20 +689,19 @@ async function loadSession() {
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
     const got = out.filter(Boolean);
-    if (!got.length) throw new Error("None of the session's hands is finished with every seat's rows shown.");
+    if (!got.length) throw new Error(t("review.session.none_finished"));
     $("lines").value = got.map((x) => JSON.stringify(x.line)).join("\n") + "\n";
     R.sessionRules = got[0].rules;
     let opt = $("rules").querySelector('option[value="session"]');
     if (!opt) {
-      opt = el("option", null, "As in the play session");
+      opt = el("option", null, t("review.session.rules"));
       opt.value = "session";
       $("rules").appendChild(opt);
     }
     $("rules").value = "session";
     const opp = String(Math.min(3, Math.max(1, got[0].players - 1)));
     if ([...$("opponents").options].some((o) => o.value === opp)) $("opponents").value = opp;
-    notice("Loaded " + got.length + " finished hand" + (got.length === 1 ? "" : "s") +
-      " of this browser's Capsa session, with the rows the other seats set.");
+    notice(tn("review.session.loaded", got.length));
     const data = await api("/v1/capsa/review", requestBody());
     render(data);
   });

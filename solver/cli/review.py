@@ -1,4 +1,8 @@
-"""``capsa review FILE``: review hands played elsewhere (JSON lines), and where points went.
+"""``capsa review FILE``: review hands played elsewhere, and where points went.
+
+A line is plain text rows, ``front | middle | back`` (an id field before them if you like;
+``natural | HAND`` for a declared natural), or a JSON object (see
+:mod:`solver.games.capsa.coach`).
 
 A line that cannot be read (bad JSON, wrong cards, bytes that are not UTF-8, a lone surrogate,
 NaN, nesting too deep, over 64 KiB: see :mod:`solver.games.capsa.coach`) is listed as not
@@ -32,7 +36,7 @@ def format_review(rep: dict[str, Any]) -> str:
     if s["hands"]:
         lines += [f"played exactly right: {s['exact_share']:.1%}",
                   f"EV lost: {s['ev_lost']:.3f} in all, {s['mean_ev_lost']:.4f} a hand "
-                  f"(95% CI {lo:.4f} to {hi:.4f})",
+                  f"(95% interval: between {lo:.4f} and {hi:.4f})",
                   "EV lost per mistake (each hand in its first class):"]
         for name, c in sorted(s["by_mistake"].items(), key=lambda kv: -kv[1]["ev_lost"]):
             lines.append(f"  {name:<26} {c['hands']:>6,} hands  {c['ev_lost']:>10.3f}  "
@@ -40,8 +44,9 @@ def format_review(rep: dict[str, Any]) -> str:
         if s["worst"]:
             lines.append("costliest hands:")
             for w in s["worst"]:
+                named = f"  ({w['id']})" if isinstance(w.get("id"), str) else ""
                 lines.append(f"  line {w['line']:>6}  {w['ev_lost']:8.3f}  {w['mistake']:<26} "
-                             f"{' '.join(w['hand'])}")
+                             f"{' '.join(w['hand'])}{named}")
         if "known" in s:
             k = s["known"]
             lines.append(f"against the opponents' actual rows ({k['hands']:,} hands): scored "
@@ -114,9 +119,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("review", help="review hands played elsewhere (JSON lines): EV lost, "
-                                      "mistakes, the costliest hands")
-    p.add_argument("file", metavar="FILE", help="JSON lines, one hand a line, or - for standard input")
+    p = sub.add_parser("review", help="review hands played elsewhere (rows as text, or JSON "
+                                      "lines): EV lost, mistakes, the costliest hands")
+    p.add_argument("file", metavar="FILE",
+                   help="one hand a line, or - for standard input: 'front | middle | back' "
+                        "(an id field first if you like; 'natural | HAND' for a declared "
+                        "natural) or a JSON object")
     p.add_argument("--rules", type=rules_argument, default="standard",
                    help="preset name (standard, basic, two-four, indonesia) or JSON object")
     p.add_argument("--opponents", type=int_arg("--opponents", 1, 3), default=3,

@@ -62,7 +62,7 @@ def options_from_args(args: argparse.Namespace) -> dict:
     """gunicorn's settings for ``--front none`` (the port is gunicorn's own)."""
     return gunicorn_options(host=args.host, port=args.port, workers=args.workers,
                             threads=args.threads, keepalive=args.keepalive,
-                            log_level=args.log_level)
+                            log_level=args.log_level, deadline=args.deadline)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,13 +21,21 @@ def run(args: argparse.Namespace) -> int:
     from solver.games import dmc
     from solver.games.dmc import TrainConfig
 
-    if args.game == "big-two":
+    if args.population is not None and args.game != "big-two":
+        raise InputError("--population is for big-two")
+    if args.population is not None:
+        from solver.games.big_two.population import parse_population, population_self_play
+        SELF_PLAY = population_self_play(*parse_population(args.population), args.self_share)
+    elif args.game == "big-two":
         from solver.games.big_two.train import SELF_PLAY
     elif args.game == "da-san":
         from solver.games.da_san.train import SELF_PLAY
     else:
         from solver.games.da_bai_fen.train import SELF_PLAY
-    cfg = TrainConfig(games=args.games, seed=args.seed, epsilon=args.epsilon, lr=args.lr)
+    if args.init is not None and not Path(args.init).is_file():
+        raise InputError(f"--init {args.init}: no such network file")
+    cfg = TrainConfig(games=args.games, seed=args.seed, epsilon=args.epsilon, lr=args.lr,
+                      init=args.init or "")
     output = Path(args.output)
     checkpoint = Path(args.checkpoint) if args.checkpoint else \
         output.with_name(output.stem + "-train.npz")
@@ -98,6 +106,16 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="share of decisions explored at random (default 0.03)")
     p.add_argument("--lr", type=float_arg("--lr", 1e-6, 1.0, high_open=True), default=3e-4,
                    help="Adam step size (default 0.0003)")
+    p.add_argument("--init", metavar="NET.npz", default=None,
+                   help="start from this network instead of random weights (fine-tuning)")
+    p.add_argument("--population", metavar="SPEC", default=None,
+                   help="big-two: train against a population instead of copies of itself, "
+                        "e.g. 'baseline:2,net,shed-most,high,passive,net:old.npz@1' (members: "
+                        "baseline, random, net, shed-most, high, passive, net:FILE; weight "
+                        "after ':' or '@' for files)")
+    p.add_argument("--self-share", type=float_arg("--self-share", 0.05, 1.0),
+                   default=0.25, help="with --population: the chance each seat is the learner "
+                                      "itself (default 0.25; at least one seat is)")
     p.add_argument("--checkpoint", metavar="FILE", default=None)
     p.add_argument("--checkpoint-every", type=int_arg("--checkpoint-every", 1), default=4_000,
                    help="hands between checkpoints (default 4,000)")

@@ -17,9 +17,10 @@ import importlib
 
 from solver.errors import InputError
 from solver.games.base import GameInfo, GameState, Option, play_hand
+from solver.games.bot_levels import level_of as bot_level  # the registry's bots, by difficulty
 
-__all__ = ["DEFAULT_GAME", "GameInfo", "GameState", "Option", "all_games", "drill_games",
-           "get_game", "list_games", "play_hand"]
+__all__ = ["DEFAULT_GAME", "GameInfo", "GameState", "Option", "all_games", "bot_level",
+           "drill_games", "get_game", "list_games", "play_hand"]
 
 # name -> (package under solver.games, aliases). Importing a package is deferred to first use,
 # so ``import solver.games`` stays light (Capsa's kernels load numba).

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, overload
 
 from solver.errors import InputError
+from solver.games.lines import Message, dealer_roles, history_log, no_board
 
 STATE_VERSION = 1
 TERMINAL = -1
@@ -205,6 +206,19 @@ def dealer_role(observation: Mapping[str, Any], players: int) -> list[list[str]]
     return [["dealer"] if observation.get("dealer") == p else [] for p in range(players)]
 
 
+def no_leftovers(observation: Mapping[str, Any]) -> list[list[str]] | None:
+    """``Presentation.leftovers`` of a game that shows no cards kept at the end."""
+    return None
+
+
+def settled_hands(observation: Mapping[str, Any]) -> list[list[str]] | None:
+    """``Presentation.leftovers`` of a game whose settlement (``result`` or ``settlement``
+    of the observation) lists the ``hands`` each seat kept."""
+    res = observation.get("result") or observation.get("settlement")
+    hands = res.get("hands") if isinstance(res, Mapping) else None
+    return [list(h) for h in hands] if isinstance(hands, list) else None
+
+
 @dataclass(frozen=True)
 class Presentation:
     """How the play page shows a game, computed from one seat's observation only (so it can
@@ -215,12 +229,25 @@ class Presentation:
     seat's cards, ``seat_roles`` each seat's roles (dealer, bidder, team...), ``summary`` the
     settlement in words once the hand is over (None while it runs), seats written ``{seat:N}``
     for the page to name them ("You", "Seat 2 (search)").
+
+    The same, as message keys with parameters for the page to say in the player's language
+    (:mod:`solver.games.lines`): ``board`` the board's lines, ``log`` the public events in
+    order (each with its ``player``), ``roles`` each seat's roles and ``settlement`` the
+    summary's sentences (their English is the summary, word for word).
+
+    ``leftovers``: once the hand is over, the cards each seat kept and lays down (a list per
+    seat, None where the rules show nothing), for the page to show at the others' seats.
     """
 
     name: str = "generic"
     own_cards: Callable[[Mapping[str, Any]], list[str]] = own_hand
     seat_roles: Callable[[Mapping[str, Any], int], list[list[str]]] = dealer_role
     summary: Callable[[Mapping[str, Any]], str | None] | None = None
+    board: Callable[[Mapping[str, Any], int], list[Message]] = no_board
+    log: Callable[[Mapping[str, Any]], list[Message]] = history_log
+    roles: Callable[[Mapping[str, Any], int], list[list[Message]]] = dealer_roles
+    settlement: Callable[[Mapping[str, Any]], list[Message] | None] | None = None
+    leftovers: Callable[[Mapping[str, Any]], list[list[str]] | None] = no_leftovers
 
 
 def hands_stand_alone(previous: GameState) -> dict[str, Any]:

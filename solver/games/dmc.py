@@ -49,6 +49,9 @@ class TrainConfig:
     lr: float = 3e-4
     epsilon: float = 0.03
     hidden: tuple[int, ...] = (256, 256, 128)
+    #: a network file to start from instead of random weights (its layers replace
+    #: ``hidden``): fine-tuning, e.g. the shipped network against a population
+    init: str = ""
 
     def check(self) -> None:
         if self.games < 1 or self.block_games < 1 or self.batch < 1 or self.epochs < 1:
@@ -149,7 +152,9 @@ def _read_checkpoint(game: SelfPlay, path: Path, cfg: TrainConfig
         if meta.get("format") != game.checkpoint_format:
             raise InputError(f"{path.name}: not a {game.net.GAME} training checkpoint")
         want = {k: v for k, v in asdict(cfg).items() if k != "games"}
-        have = {k: v for k, v in meta["config"].items() if k != "games"}
+        # a setting added after the checkpoint was written has its default there
+        have = {k: v for k, v in {**asdict(TrainConfig()), **meta["config"]}.items()
+                if k != "games"}
         have["hidden"] = tuple(have["hidden"])
         if want != have:
             diff = ", ".join(sorted(k for k in want if want[k] != have.get(k)))
@@ -209,6 +214,9 @@ def _train(game: SelfPlay, out: Path, cfg: TrainConfig, checkpoint: str | Path |
     ck = Path(checkpoint) if checkpoint else None
     if ck is not None and ck.exists():
         net, opt, done, losses = _load_checkpoint(game, ck, cfg)
+    elif cfg.init:
+        net = game.net.load(cfg.init)
+        opt, done, losses = Adam(net, cfg.lr), 0, []
     else:
         net = game.net.initial(cfg.seed, cfg.hidden)
         opt, done, losses = Adam(net, cfg.lr), 0, []

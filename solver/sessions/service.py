@@ -26,7 +26,7 @@ from typing import Any
 
 from solver.cards import cards_named
 from solver.errors import IllegalMoveError, InputError
-from solver.games import canonical_name, get_game
+from solver.games import bot_level, canonical_name, get_game
 from solver.games.base import TERMINAL, GameInfo, GameState
 from solver.sessions.store import Conflict, Session, SessionStore
 from solver.validation import check_int
@@ -233,7 +233,7 @@ class SessionService:
         out = {
             "game": session.game, "title": info.title, "seat": seat,
             "players": state.num_players,
-            "seats": [{"seat": p, "player": "you" if b is None else b}
+            "seats": [{"seat": p, "player": "you" if b is None else b, "level": bot_level(b)}
                       for p, b in enumerate(meta["bots"])],
             "hand": session.state["n"], "replay_of": session.state.get("replay_of"),
             "hands_played": meta.get("hands", 0), "score": meta["score"],
@@ -256,11 +256,18 @@ class SessionService:
     @staticmethod
     def _presented(info: GameInfo, observation: dict[str, Any], players: int) -> dict[str, Any]:
         """What the game's presentation makes of the seat's observation (and of nothing
-        else): the seat's cards, each seat's roles, the settlement in words."""
+        else): the seat's cards, each seat's roles, the settlement in words; and the same as
+        message keys for the page to say in the player's language, with the board's lines
+        and the log."""
         pres = info.presentation
         return {"own_cards": pres.own_cards(observation),
                 "seat_roles": pres.seat_roles(observation, players),
-                "summary": pres.summary(observation) if pres.summary else None}
+                "summary": pres.summary(observation) if pres.summary else None,
+                "board_lines": pres.board(observation, players),
+                "log_lines": pres.log(observation),
+                "role_lines": pres.roles(observation, players),
+                "summary_lines": pres.settlement(observation) if pres.settlement else None,
+                "leftovers": pres.leftovers(observation)}
 
     @staticmethod
     def check_no_leak(doc: Any, state: GameState, seat: int) -> None:
@@ -410,10 +417,11 @@ class SessionService:
         except NotImplementedError:
             still_hidden = set()
         state = info.from_json({**doc, "history": []})
-        own = info.presentation.own_cards
+        own, board = info.presentation.own_cards, info.presentation.board
+        players = state.num_players
         first = state.observation(seat)
         frames = [{"step": 0, "player": None, "move": None, "observation": first,
-                   "own_cards": own(first)}]
+                   "own_cards": own(first), "board_lines": board(first, players)}]
         for i, entry in enumerate(doc["history"], start=1):
             move = state.parse_move(entry["move"])
             player = state.current_player
@@ -423,7 +431,8 @@ class SessionService:
             obs = state.observation(seat)
             frames.append({"step": i, "player": player,
                            "move": state.move_json(move) if shown else None,
-                           "observation": obs, "own_cards": own(obs)})
+                           "observation": obs, "own_cards": own(obs),
+                           "board_lines": board(obs, players)})
         out = {"game": session.game, "n": rec["n"], "seat": seat, "replay_of": rec.get("replay_of"),
                "returns": rec["returns"], "review": rec.get("review"), "frames": frames}
         self.check_no_leak(out, final, seat)
@@ -438,9 +447,9 @@ class SessionService:
         hidden = self._still_hidden(final, session.meta["seat"])
         if hidden:
             raise SessionStateError(
-                f"hand {n} cannot be exported: its deal holds {hidden} card(s) of the other "
-                f"seats that the rules of {session.game} never showed you (cards left in hand "
-                "at the end); replay it or play the deal again instead", code="hidden_cards")
+                f"hand {n} cannot be exported: its deal holds {hidden} card(s) that the rules "
+                f"of {session.game} never showed you (cards set aside, or kept face down at the "
+                "end); replay it or play the deal again instead", code="hidden_cards")
         self.check_no_leak(rec["doc"], final, session.meta["seat"])
         return rec["doc"]
 

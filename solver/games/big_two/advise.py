@@ -130,6 +130,35 @@ def _net_reply(net: QNet, seat: int, depth: int | None = None
     return reply
 
 
+#: Who the other seats are in a rollout with a population: member names, their weights and
+#: the chance a seat plays like the searcher's own network (see :func:`_population_reply`).
+RolloutPopulation = tuple[tuple[str, ...], tuple[float, ...], float]
+
+
+def _population_reply(net: QNet, seat: int, population: RolloutPopulation
+                      ) -> Callable[[BigTwoState, random.Random], None]:
+    """Play the hand out with ``seat`` on the network and each other seat, per sampled world,
+    the network (with the population's self share) or a member drawn by weight: the search
+    no longer assumes everyone plays like itself. The draw uses the rollout's generator, which
+    is the same for every candidate in a world, so the candidates meet the same opponents."""
+    from solver.games.big_two.population import member_policy
+    members, weights, self_share = population
+    policies = [member_policy(m) for m in members]
+    bot = NetBot(net)
+
+    def reply(world: BigTwoState, rng: random.Random) -> None:
+        chosen = [None if p == seat or rng.random() < self_share
+                  else rng.choices(policies, weights)[0] for p in range(world.rules.players)]
+        for _ in range(MAX_TURNS):
+            if world.winner >= 0:
+                return
+            policy = chosen[world.current_player]
+            world._apply_trusted(bot.choose_play(world) if policy is None
+                                 else policy(world, rng))
+        raise InputError("the observation does not describe a hand that can end")
+    return reply
+
+
 def _net_value(net: QNet) -> Callable[[BigTwoState, int], float]:
     """The seat's points: the hand's return when it is over, else its best ``Q`` from what
     it sees at its next turn."""
@@ -144,11 +173,13 @@ def _net_value(net: QNet) -> Callable[[BigTwoState, int], float]:
 def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None, net: QNet | None = None,
          depth: int | None = None, width: int = NET_CANDIDATES,
-         infer: tuple[int, float, int] | None = None) -> Ranked:
+         infer: tuple[int, float, int] | None = None,
+         population: RolloutPopulation | None = None) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects): the network's
     ``width`` best options, each tried in the same sampled worlds and played out by the
     network in every seat to the end of the hand (with a ``depth``: until the seat's
-    ``depth``-th next turn, valued there by its best ``Q``)."""
+    ``depth``-th next turn, valued there by its best ``Q``; with a ``population``: the other
+    seats drawn from it per world, :func:`_population_reply`)."""
     check_int("width", width, 1, None)
     if depth is not None:
         check_int("depth", depth, 1, None)
@@ -156,8 +187,11 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
     sample = sample_world if infer is None else resampler(net, view, sample_world, *infer)
-    ranked = search_seat(view, (cands, legal), sample, _play,
-                         _net_reply(net, view.seat, depth), _net_value(net), budget_ms,
+    if population is not None and depth is not None:
+        raise InputError("a rollout population plays hands to the end: no depth with it")
+    reply = (_net_reply(net, view.seat, depth) if population is None
+             else _population_reply(net, view.seat, population))
+    ranked = search_seat(view, (cands, legal), sample, _play, reply, _net_value(net), budget_ms,
                          iterations, seed, DEFAULT_ITERATIONS)
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m.mask], 6) for m, _ in ranked.moves],
@@ -193,14 +227,16 @@ class SearchBot(BaseSearchBot):
 
     def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
                  net: QNet | None = None, depth: int | None = None,
-                 width: int = NET_CANDIDATES, infer: tuple[int, float, int] | None = None):
+                 width: int = NET_CANDIDATES, infer: tuple[int, float, int] | None = None,
+                 population: RolloutPopulation | None = None):
         super().__init__(iterations, budget_ms)
         self.net, self.depth, self.width, self.infer = net, depth, width, infer
+        self.population = population
 
     def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
              iterations: int | None, seed: int) -> Ranked:
         return _rank(observation, budget_ms, iterations, seed, self.net, self.depth, self.width,
-                     self.infer)
+                     self.infer, self.population)
 
     same = staticmethod(lambda a, b: a.mask == b.mask)
 

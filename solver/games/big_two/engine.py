@@ -249,7 +249,9 @@ class BigTwoState(GameState):
             return None
         return {"winner": self.winner, "dragon": self.dragon, "cards_left": self.cards_left(),
                 "scoring": self.rules.scoring, "penalties": self.penalties(),
-                "returns": self.returns()}
+                "returns": self.returns(),
+                # the losers lay down the cards they kept, as at a real table, to count them
+                "hands": [format_cards(mask_to_ids(h)) for h in self._hands]}
 
     def clone(self) -> BigTwoState:
         other = object.__new__(BigTwoState)
@@ -261,8 +263,8 @@ class BigTwoState(GameState):
     # ------------------------------------------------------------------ views and documents
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` sees: its own cards, how many cards each seat holds, the
-        play to beat and every move so far. The other hands (and, with 2-3 players, the
-        cards set aside) are never shown."""
+        play to beat and every move so far. The other hands are shown only once the hand is
+        over (the settlement's ``hands``); with 2-3 players the cards set aside never are."""
         if not 0 <= player < self.num_players:
             raise InputError(f"player must be 0 to {self.num_players - 1}, got {player!r}")
         req = self.required_card()
@@ -283,10 +285,13 @@ class BigTwoState(GameState):
         }
 
     def hidden_cards(self, player: int) -> set[int]:
-        """Every card not in ``player``'s hand and not played: the other hands and, with 2
-        or 3 players, the cards set aside (kept hidden after the hand too)."""
+        """Every card not in ``player``'s hand and not played: the other hands while the
+        hand runs (at its end they are laid down: see :meth:`settlement`) and, with 2 or 3
+        players, the cards set aside (kept hidden after the hand too)."""
         played = {c for _, m in self.history for c in m.cards}
-        return set(ALL_CARDS - played - set(mask_to_ids(self._hands[player])))
+        seats = range(self.num_players) if self.is_terminal() else (player,)
+        held = {c for q in seats for c in mask_to_ids(self._hands[q])}
+        return set(ALL_CARDS - played - held)
 
     def deal_json(self) -> dict[str, Any]:
         return {"hands": [format_cards(mask_to_ids(m)) for m in self._dealt]}

@@ -7,8 +7,16 @@ from typing import Any
 
 from solver.cards import format_cards, parse_cards
 from solver.errors import InputError
-from solver.games.base import GameInfo, GameState, MoveArg, Option, Presentation, from_json_via
-from solver.games.big_two import moves_result
+from solver.games.base import (
+    GameInfo,
+    GameState,
+    MoveArg,
+    Option,
+    Presentation,
+    from_json_via,
+    settled_hands,
+)
+from solver.games.big_two import moves_result, present
 from solver.games.big_two.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.big_two.bots import BaselineBot, RandomBot
 from solver.games.big_two.engine import BigTwoState, new_game
@@ -141,5 +149,6 @@ GAME = GameInfo(
     from_view=from_view,
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
-    presentation=Presentation(summary=summary),
+    presentation=Presentation(summary=summary, board=present.board,
+                              settlement=present.settlement, leftovers=settled_hands),
 )

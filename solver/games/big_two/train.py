@@ -66,6 +66,18 @@ def epsilon_greedy(net: QNet, state: BigTwoState, seat: int, lm: Any, options: i
     return i, s, m[i]
 
 
+def learner_move(net: QNet, state: BigTwoState, rng: random.Random, epsilon: float
+                 ) -> tuple[Move, tuple[np.ndarray, np.ndarray] | None]:
+    """The learner's move for the seat to act (:func:`epsilon_greedy` when it has a choice)
+    and the rows to record (None: a forced move, nothing to learn)."""
+    lm = state.legal()
+    options = len(lm) + (1 if lm.can_pass else 0)
+    if options == 1:
+        return move_at(lm, 0), None
+    i, s, m = epsilon_greedy(net, state, state.current_player, lm, options, rng, epsilon)
+    return move_at(lm, i), (s, m)
+
+
 def play_training_hand(net: QNet, game_seed: int, epsilon: float
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One self-play hand: (state rows, move rows, targets in network units)."""
@@ -77,15 +89,10 @@ def play_training_hand(net: QNet, game_seed: int, epsilon: float
     seats: list[int] = []
     while state.winner < 0:
         p = state.current_player
-        lm = state.legal()
-        options = len(lm) + (1 if lm.can_pass else 0)
-        if options == 1:
-            move = move_at(lm, 0)
-        else:
-            i, s, m = epsilon_greedy(net, state, p, lm, options, rng, epsilon)
-            move = move_at(lm, i)
-            states.append(s)
-            moves.append(m)
+        move, rows = learner_move(net, state, rng, epsilon)
+        if rows is not None:
+            states.append(rows[0])
+            moves.append(rows[1])
             seats.append(p)
         state._apply_trusted(move)
     return dmc.hand_records(states, moves, seats, state.returns(), POINT_SCALE)
@@ -150,15 +157,11 @@ class ExploitHand:
             if state.current_player != learner:
                 state._apply_trusted(frozen_move(bot, state, bot_rng))
                 continue
-            lm = state.legal()
-            options = len(lm) + (1 if lm.can_pass else 0)
-            if options == 1:
-                state._apply_trusted(move_at(lm, 0))
-                continue
-            i, s, m = epsilon_greedy(net, state, learner, lm, options, explore, epsilon)
-            states.append(s)
-            moves.append(m)
-            state._apply_trusted(move_at(lm, i))
+            move, rows = learner_move(net, state, explore, epsilon)
+            if rows is not None:
+                states.append(rows[0])
+                moves.append(rows[1])
+            state._apply_trusted(move)
         return state, dmc.hand_records(states, moves, [learner] * len(states),
                                        state.returns(), POINT_SCALE)
 

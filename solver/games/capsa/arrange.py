@@ -37,6 +37,7 @@ from solver.games.capsa.methods.natural import (
 )
 from solver.games.capsa.methods.table import table_arrangements
 from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.profile import ProfileSpec, checked_profiles, profile_setter
 from solver.games.capsa.profile_features import considered, naive_rows
 from solver.games.capsa.results import ArrangeResult, RankedArrangement
@@ -104,11 +105,11 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     else:
         path = None if tables is None else checked_tables_file(tables)
         st, info = tables_for(r, path), tables_info(r, path)
-    if not card_removal:
-        st = plain_tables(st)
+    prep = prepare(r, st if card_removal else plain_tables(st))  # every search of the call
+    st = prep.tables
     cards = tuple(int(c) for c in h)
     if method == "table":
-        ranked = table_arrangements(h, r, opponents, top, st)
+        ranked = table_arrangements(h, prep, opponents, top)
         natural = detect_natural(h, r)
         if natural is not None:
             natural = natural.valued(table_natural_ev(natural, r, st, opponents), _best_ev(ranked))

@@ -1,10 +1,20 @@
 """The coach: review many hands a player set elsewhere, and say where the points went.
 
-Each hand is one JSON object (a line of a JSON lines file):
+Each hand is one line: plain text, the rows between bars, or one JSON object:
 
+    5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h              (front | middle | back)
+    deal 7 | 5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h     (a leading id, passed through)
+    natural | 2c 3d 4h ...                                  (a declared natural: its 13 cards;
+                                                             also istimewa, mậu binh)
+    deal 8 | natural | 2c 3d 4h ...                         (the same with an id)
     {"hand": "As Ad ...", "front": "...", "middle": "...", "back": "..."}
     {"hand": "2c 3d ...", "natural": true}                  (the player declared a natural)
     {"front": ..., "middle": ..., "back": ..., "opponents": [{"front": ..., ...}, {"hand": ...}]}
+
+Cards are written as everywhere else (``As``, ``10d``, ``td``, ``A♠``; spaces or commas
+between them). A line opening with ``{`` is JSON, one holding a bar is rows (tabs stand for
+the bars in a row of spreadsheet cells pasted as text); a line opening with ``#`` is a
+comment and, like a blank line, is skipped (and counted).
 
 ``hand`` may be left out (the rows then are the hand); when given, the rows must hold exactly
 its cards. ``opponents`` (optional) are the rows the other seats actually set (``{"hand":
@@ -43,6 +53,10 @@ applies is in ``mistakes``:
   straight, a flush or a straight flush than the player's.
 - ``pair_broken``: a rank the player holds two or more of lies in one row in the best
   arrangement and is spread over two or three rows in the player's.
+- ``front_too_weak``: the best front is a pair or three of a kind where the player's front
+  is a lower kind (no pair, or a pair for three of a kind), while the player's middle or back
+  is stronger than the best's: a strong hand (a full house, say) kept back where the best
+  puts a pair in front. Nearly the mirror of the next class.
 - ``front_too_strong``: the player's front is stronger than the best's while the middle or
   the back is weaker than the best's.
 - ``kickers``: the same hand kind as the best in each row (the loss is in which cards make
@@ -86,12 +100,13 @@ from solver.games.capsa.methods.montecarlo import hand_seed
 from solver.games.capsa.methods.natural import natural_ev_on_deals, table_natural_ev
 from solver.games.capsa.methods.table import expected_points
 from solver.games.capsa.naturals import Natural, detect_natural
+from solver.games.capsa.prepared import Prepared, prepare
 from solver.games.capsa.referee import row_strengths, score
 from solver.games.capsa.rules import Rules, RulesSpec, resolve_rules
 from solver.games.capsa.search import search_top, split_values
 from solver.games.capsa.splits import Arrangement, parse_hand, unpack_split
 from solver.games.capsa.strategy.play import deal
-from solver.games.capsa.strategy.tables import StrategyTables, plain_tables, tables_for
+from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 from solver.validation import check_bool, check_choice, check_int
 
 METHODS = ("table", "montecarlo")
@@ -101,9 +116,14 @@ SetterFor = Callable[[int], Callable[[np.ndarray, int], exact.OpponentRows]]
 EXACT_EPS = 1e-9
 WORST = 10
 MISTAKES = ("foul", "natural_not_declared", "natural_declared", "flush_or_straight_unmade",
-            "pair_broken", "front_too_strong", "kickers", "other")
+            "pair_broken", "front_too_weak", "front_too_strong", "kickers", "other")
 FIELDS = {"hand", "front", "middle", "back", "natural", "opponents", "id"}
 _MADE = {KIND_NAMES.index(k) for k in ("straight", "flush", "straight_flush", "royal_flush")}
+_PAIR = KIND_NAMES.index("pair")
+ROW_SEPARATOR = "|"
+NATURAL_WORDS = ("natural", "istimewa", "mậu binh", "mau binh")  # as players write it
+INTERVAL_LEVEL = 0.95
+BOOTSTRAP_RESAMPLES = 2000  # resamples of the hands for the interval of the mean EV lost
 
 
 # ---------------------------------------------------------------- a line from outside
@@ -327,15 +347,27 @@ class HandReview:
         return d
 
 
+LINE_ERRORS = ("unreadable", "format", "cards", "fields", "natural", "review")
+
+
+class NaturalNotHeld(InputError):
+    """A line declares a natural its hand does not hold under the rules."""
+
+
 @dataclass(frozen=True)
 class LineError:
-    """A line that could not be reviewed, and why."""
+    """A line that could not be reviewed, and why: ``error`` in words, ``code`` the kind of
+    problem (one of :data:`LINE_ERRORS`, for a page to say in its own language): not text
+    (``unreadable``: too long, not UTF-8, a lone surrogate), neither rows nor JSON
+    (``format``), wrong cards (``cards``), JSON that is not a hand (``fields``), a declared
+    natural the hand does not hold (``natural``), or the review refused it (``review``)."""
 
     line: int
     error: str
+    code: str = "review"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "error": self.error}
+        return {"line": self.line, "error": self.error, "code": self.code}
 
 
 @dataclass(frozen=True)
@@ -365,8 +397,35 @@ class ReviewReport:
         return d
 
 
+def mean_interval(values: np.ndarray, level: float = INTERVAL_LEVEL,
+                  resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """A percentile bootstrap interval of the mean of ``values`` (the hands resampled with
+    replacement, a fixed seed so that a review repeats exactly). Unlike the normal
+    approximation it never leaves the range of the values, so an interval of EV lost never
+    goes below 0, and it follows the skew of a few costly hands among many exact ones.
+
+    >>> mean_interval(np.array([0.0, 0.0, 0.0, 0.0, 4.0]))[0] >= 0.0
+    True
+    """
+    v = np.asarray(values, dtype=np.float64)
+    n = len(v)
+    if n == 0:
+        return 0.0, 0.0
+    if n == 1 or float(v.min()) == float(v.max()):
+        return float(v[0]), float(v[0])
+    rng = np.random.default_rng(seed)
+    means = np.empty(resamples)
+    step = max(1, 1_000_000 // n)  # resamples at a time: at most a million indices held
+    for start in range(0, resamples, step):
+        k = min(step, resamples - start)
+        means[start:start + k] = v[rng.integers(0, n, size=(k, n), dtype=np.int32)].mean(axis=1)
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return max(float(low), float(v.min())), min(float(high), float(v.max()))
+
+
 def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
-    """Hands, EV lost in all and per hand with a 95% CI (normal approximation), the share
+    """Hands, EV lost in all and per hand with a 95% interval (:func:`mean_interval`), the share
     played exactly right, EV lost per mistake class (each hand counted in its first class),
     the ``WORST`` costliest hands, and, where the opponents' rows were given, the points
     scored beside the best response's."""
@@ -374,7 +433,7 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
     lost = np.array([h.ev_lost for h in hs])
     n = len(hs)
     mean = float(lost.mean()) if n else 0.0
-    half = 1.96 * float(lost.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    low, high = mean_interval(lost)
     by: dict[str, dict[str, Any]] = {}
     for name in MISTAKES:
         mine = [h.ev_lost for h in hs if h.mistake == name]
@@ -389,10 +448,11 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
         "ev": round(float(sum(h.ev for h in hs)), 6),
         "best_ev": round(float(sum(h.best_ev for h in hs)), 6),
         "ev_lost": round(float(lost.sum()), 6), "mean_ev_lost": round(mean, 6),
-        "mean_ev_lost_ci95": [round(mean - half, 6), round(mean + half, 6)],
+        "mean_ev_lost_ci95": [round(low, 6), round(high, 6)],
         "by_mistake": by,
         "worst": [{"line": h.line, "ev_lost": round(h.ev_lost, 6), "mistake": h.mistake,
-                   "hand": format_cards(h.hand)} for h in worst if not h.exact]}
+                   "hand": format_cards(h.hand), **({} if h.id is None else {"id": h.id})}
+                  for h in worst if not h.exact]}
     known = [h for h in hs if h.actual_points is not None and h.best_response is not None]
     if known:
         out["known"] = {"hands": len(known),
@@ -406,6 +466,63 @@ def summarize(hands: Iterable[HandReview], errors: int = 0) -> dict[str, Any]:
                            "rows_ev": round(sum(float(h.rows_ev or 0) for h in held), 6),
                            "ev_lost": round(sum(h.ev_lost for h in held), 6)}
     return out
+
+
+def text_hand(text: str, separator: str = ROW_SEPARATOR) -> dict[str, Any]:
+    """The hand object a plain text line stands for (see the module doc): ``front | middle |
+    back``, or ``natural | HAND``, each with an optional leading id field (``separator``: a
+    tab for cells pasted from a spreadsheet).
+
+    >>> text_hand("deal 7 | 5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h")["id"]
+    'deal 7'
+    >>> text_hand("natural | 2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")["natural"]
+    True
+    """
+    fields = [f.strip() for f in text.strip().split(separator)]
+    words = [" ".join(f.lower().split()) for f in fields]
+    out: dict[str, Any] = {}
+    said = [i for i, w in enumerate(words) if w in NATURAL_WORDS]
+    if said:
+        at = said[0]
+        if at > 1 or len(fields) != at + 2:
+            raise InputError(f"a declared natural is written 'natural | HAND' (13 cards), with "
+                             f"an id field before it if you like; got {len(fields)} fields")
+        out = {"hand": fields[at + 1], "natural": True}
+    elif len(fields) in (3, 4):
+        at = len(fields) - 3
+        out = dict(zip(("front", "middle", "back"), fields[at:], strict=True))
+        for row in ("front", "middle", "back"):
+            if not out[row]:
+                raise InputError(f"the {row} is empty: write the rows as front | middle | back")
+    else:
+        raise InputError(f"a line of rows is front | middle | back (3 fields, or 4 with an id "
+                         f"first), got {len(fields)} fields")
+    if at == 1:
+        if not fields[0]:
+            raise InputError("the id field before the first bar is empty")
+        out["id"] = fields[0]
+    return out
+
+
+def read_line(text: str) -> object:
+    """The hand of one line of text: JSON when it opens with ``{``, ``[`` or ``"``; plain text
+    rows when it holds a bar; else a bare JSON value (a number, ``true``: refused by
+    :func:`parse_played`, its type named) or, failing that, neither, said as such."""
+    check_text(text)
+    if text.lstrip()[:1] in ('{', '[', '"'):
+        return loads_line(text, "not valid JSON")
+    if ROW_SEPARATOR in text:
+        return text_hand(text)
+    if "\t" in text.strip():  # cells of a spreadsheet row, pasted
+        return text_hand(text, "\t")
+    try:  # a bare JSON value (refused later, with its type named), or no hand at all
+        return loads_line(text, "not valid JSON")
+    except InputError as exc:
+        if not str(exc).startswith(("not valid JSON: Expecting value",
+                                    "not valid JSON: Extra data")):
+            raise
+    raise InputError("a line is front | middle | back (the cards of each row between bars) "
+                     "or a JSON object")
 
 
 def parse_played(obj: object) -> Played:
@@ -461,10 +578,11 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
            samples: int = 1000, seed: int = 0, card_removal: bool = True,
            progress: Callable[[int], None] | None = None,
            opponent_setter: SetterFor | None = None) -> ReviewReport:
-    """Review the hands of ``source``: JSON lines text, or an iterable of lines (strings, or
-    bytes to be read as UTF-8) or of hand objects (see the module doc). Lines that do not
-    parse, or whose cards are wrong, are reported with their 1-based line number and a
-    one-line reason (blank lines are skipped, and counted); the rest are reviewed.
+    """Review the hands of ``source``: text, or an iterable of lines (strings, or bytes to be
+    read as UTF-8) or of hand objects; a line is plain text rows or JSON (see the module
+    doc). Lines that do not parse, or whose cards are wrong, are reported with their 1-based
+    line number and a one-line reason (blank lines and comments are skipped, and counted);
+    the rest are reviewed.
     ``progress(n)`` is called after each line. ``opponent_setter`` (``montecarlo``): given a
     hand's seed, what sets its sampled opponents instead of ``table`` (opponent profiles:
     :func:`solver.games.capsa.profile.review`)."""
@@ -474,25 +592,30 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
     samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
     seed = check_int("seed", seed, 0, MAX_SEED)
     card_removal = check_bool("card_removal", card_removal)
-    st = tables_for(r)
-    if not card_removal:
-        st = plain_tables(st)
+    prep = prepare(r, tables_for(r, card_removal=card_removal))
     items: Iterable[str | bytes | Mapping[str, Any]] = (
         split_text(source) if isinstance(source, str) else source)
     done: list[HandReview] = []
     errors: list[LineError] = []
     for line, item in enumerate(items, 1):
+        stage = "unreadable"  # what a refusal at this point means, for LineError.code
         try:
             value: object = decode_line(item) if isinstance(item, bytes) else item
             if isinstance(value, str):
-                if not value.strip():
+                if not value.strip() or value.lstrip().startswith("#"):
                     continue
-                value = loads_line(value, "not valid JSON")
+                check_text(value)
+                stage = "format"
+                value = read_line(value)
+            stage = "fields"
             played = parse_played(value)
-            done.append(review_hand(played, r, st, opponents, method, samples, seed, line,
+            stage = "review"
+            done.append(review_hand(played, prep, opponents, method, samples, seed, line,
                                     opponent_setter))
         except (InputError, CardError) as exc:
-            errors.append(LineError(line, one_line(str(exc))))
+            code = ("cards" if isinstance(exc, CardError) else
+                    "natural" if isinstance(exc, NaturalNotHeld) else stage)
+            errors.append(LineError(line, one_line(str(exc)), code))
         if progress is not None:
             progress(1)
     return ReviewReport(tuple(done), tuple(errors), method, r,
@@ -500,20 +623,22 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
                         seed if method == "montecarlo" else None, card_removal)
 
 
-def review_hand(played: Played, rules: Rules, st: StrategyTables, opponents: int = 3,
+def review_hand(played: Played, prep: Prepared, opponents: int = 3,
                 method: str = "table", samples: int = 1000, seed: int = 0,
                 line: int = 1, opponent_setter: SetterFor | None = None) -> HandReview:
-    """The review of one parsed hand (``opponents`` unless its opponents' rows are given)."""
+    """The review of one parsed hand under the prepared rules and tables (``opponents``
+    unless its opponents' rows are given)."""
+    rules, st = prep.rules, prep.tables
     h = played.hand
     n_opp = len(played.opponents) or opponents
     natural = detect_natural(h, rules) if rules.naturals_on else None
     mine_rows = row_strengths(played.rows, rules) if played.rows is not None else None
     foul = mine_rows is not None and not (mine_rows[2] >= mine_rows[1] >= mine_rows[0])
     if played.rows is None and natural is None:
-        raise InputError("natural is true but the hand holds no natural under these rules")
+        raise NaturalNotHeld("natural is true but the hand holds no natural under these rules")
     if method == "table":
-        best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, rules, st, n_opp,
-                                                                   mine_rows, foul, natural)
+        best_split, best_rows, best_ev, my_ev, nat_ev = _table_evs(h, prep, n_opp, mine_rows,
+                                                                   foul, natural)
     else:
         best_split, best_rows, best_ev, my_ev, nat_ev = _montecarlo_evs(
             h, rules, st, n_opp, samples, seed, mine_rows, foul, natural, opponent_setter)
@@ -536,12 +661,13 @@ def _foul_value(rules: Rules) -> float:
     return -3.0 - (1.0 if rules.scoring == "two-four" else float(rules.scoop_bonus))
 
 
-def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
+def _table_evs(h: np.ndarray, prep: Prepared, n_opp: int,
                mine_rows: tuple[int, int, int] | None, foul: bool, natural: Natural | None
                ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
     """(best split, its rows, best EV, the player's EV, a declared natural's EV) under the
     tables: one search for the best, the player's split valued as the search values it."""
-    top = search_top(h[None, :], rules, st, 1)
+    rules, st = prep.rules, prep.tables
+    top = search_top(h[None, :], prep, 1)
     f, m, b = (int(x) for x in top.rows[0, 0])
     best_ev = float(expected_points(float(top.ev[0, 0]), n_opp, st, rules))
     my_ev = best_ev
@@ -549,7 +675,7 @@ def _table_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
         if foul:
             value = _foul_value(rules) - (0.0 if rules.royalty_mode == "net" else st.opp_royalty)
         else:
-            value = float(split_values(rules, st, h, np.array([mine_rows]))[0])
+            value = float(split_values(prep, h, np.array([mine_rows]))[0])
         my_ev = float(expected_points(value, n_opp, st, rules))
     nat_ev = None
     if natural is not None:
@@ -611,6 +737,8 @@ def _mistakes(played: Played, rules: Rules, mine: tuple[int, int, int] | None,
             out.append("flush_or_straight_unmade")
         if _broken(played.rows, best_arr):
             out.append("pair_broken")
+        if bk[0] >= _PAIR and mk[0] < bk[0] and (mine[1] > best[1] or mine[2] > best[2]):
+            out.append("front_too_weak")
         if mine[0] > best[0] and (mine[1] < best[1] or mine[2] < best[2]):
             out.append("front_too_strong")
         if mk == bk:
@@ -665,7 +793,9 @@ def _known(played: Played, rules: Rules, st: StrategyTables, natural: Natural | 
     return actual, out
 
 
-__all__ = ["EXACT_EPS", "MAX_DEPTH", "MAX_ERROR_CHARS", "MAX_INT_DIGITS", "MAX_LINE_BYTES",
-           "METHODS", "MISTAKES", "HandReview", "LineError", "Played", "ReviewReport",
-           "check_text", "decode_line", "json_problem", "loads_line", "not_utf8", "one_line",
-           "parse_played", "review", "review_hand", "split_text", "summarize", "too_long"]
+__all__ = ["EXACT_EPS", "LINE_ERRORS", "MAX_DEPTH", "MAX_ERROR_CHARS", "MAX_INT_DIGITS", "MAX_LINE_BYTES",
+           "METHODS", "MISTAKES", "HandReview", "LineError", "NaturalNotHeld", "Played",
+           "ReviewReport",
+           "check_text", "decode_line", "json_problem", "loads_line", "mean_interval",
+           "not_utf8", "one_line", "parse_played", "read_line", "review", "review_hand",
+           "split_text", "summarize", "text_hand", "too_long"]

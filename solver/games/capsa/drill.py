@@ -17,6 +17,7 @@ from solver.errors import IllegalMoveError, InputError
 from solver.games.base import DrillSpec
 from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
 from solver.games.capsa.naturals import detect_natural
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.referee import make_seat
 from solver.games.capsa.review import check_rows, scoring_rules
 from solver.games.capsa.rules import Rules, resolve_rules
@@ -81,11 +82,9 @@ def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any) -> dict[str,
     """The coach's answer to the rows set (or the natural declared): your EV, the best EV,
     the EV lost, the best arrangement and the mistake class; on a hand holding a natural,
     ``natural_ev`` and ``rows_ev`` (declaring it, the best rows; None otherwise)."""
-    from solver.games.capsa.strategy.tables import tables_for
-
     r = _rules(rules)
     played = _played(hand, r, move)
-    d = review_hand(played, r, tables_for(r), opponents(rules), METHOD).to_dict()
+    d = review_hand(played, prepare(r), opponents(rules), METHOD).to_dict()
     return {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
             "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
             "mistakes": d["mistakes"], "natural": d["natural"],

@@ -32,7 +32,7 @@ from solver.games.base import (
     Presentation,
     from_json_via,
 )
-from solver.games.capsa import review
+from solver.games.capsa import present, review
 from solver.games.capsa.arrange import arrange, warm_up
 from solver.games.capsa.drill import drill
 from solver.games.capsa.naturals import detect_natural
@@ -190,6 +190,19 @@ class CapsaState(GameState):
         if self.is_terminal():
             self._result = score([m.seat_entry() for m in self._moves],  # type: ignore[union-attr]
                                  self.rules).to_dict()
+            for entry, m in zip(self._result["players"], self._moves):
+                entry["kinds"] = self._row_kinds(m)
+
+    def _row_kinds(self, move: CapsaMove | None) -> list[str] | None:
+        """The kind of each row of a set arrangement, front first (None for a natural): what
+        the reveal names beside each row."""
+        if move is None or move.arrangement is None:
+            return None
+        from solver.games.capsa.evaluate import hand_kind, row_strength
+
+        wheel = self.rules.wheel
+        return [hand_kind(row_strength(list(r), wheel), wheel).label
+                for r in move.arrangement.rows()]
 
     def returns(self) -> list[float]:
         if self._result is None:
@@ -410,7 +423,8 @@ GAME = GameInfo(
     from_view=from_view,
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
-    presentation=Presentation(name="capsa_rows", own_cards=own_cards),
+    presentation=Presentation(name="capsa_rows", own_cards=own_cards, board=present.board,
+                              log=present.log),
     hint=lambda observation, seed: review.advice(observation, seed=seed),
     review=natural_review,
     check_partial=review.check_partial,

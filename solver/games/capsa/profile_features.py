@@ -46,8 +46,9 @@ from solver.games.capsa.lookup import (
     SUIT_OFFSET,
     TABLES,
 )
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.search import removal_terms, search_top, terms_for
+from solver.games.capsa.search import search_top
 from solver.games.capsa.splits import unpack_split
 from solver.games.capsa.strategy.play import naive_play
 from solver.games.capsa.strategy.tables import StrategyTables, tables_for
@@ -86,7 +87,7 @@ def considered(hands: np.ndarray, rules: Rules, st: StrategyTables | None = None
     st = st if st is not None else tables_for(rules)
     hands = np.ascontiguousarray(hands, dtype=np.int64).reshape(-1, 13)
     n = len(hands)
-    top = search_top(hands, rules, st, k)
+    top = search_top(hands, prepare(rules, st), k)
     rows = np.zeros((n, k + 2, 3), dtype=np.int64)
     rows[:, :k] = top.rows
     ok = np.zeros((n, k + 2), dtype=np.bool_)
@@ -136,7 +137,7 @@ def structured(hands: np.ndarray, rules: Rules, st: StrategyTables
     n = len(hands)
     rows = np.empty((n, KP.SLOTS, 3), dtype=np.int64)
     proxy = np.empty((n, KP.SLOTS))
-    sep = np.ascontiguousarray(terms_for(rules, st)[1][KS.S0:KS.S0 + 3])
+    sep = np.ascontiguousarray(prepare(rules, st).plain_model.terms[KS.S0:KS.S0 + 3])
     K.structured_rows(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, _MASK5, _MASK3, _INDEX5,
                       _KIND[rules.wheel], FRONT_PAIRS, sep, rows, proxy)
     idx = np.arange(n)[:, None]
@@ -167,7 +168,8 @@ def split_values_many(hands: np.ndarray, rows: np.ndarray, rules: Rules,
         idx = np.arange(3)
         w, tie, lr = st.pw[idx, rows], st.pt[idx, rows], st.lr[idx, rows]
     else:
-        coef, pw1, pt1, lr1 = removal_terms(st)
+        rm = prepare(rules, st).removal_model
+        coef, pw1, pt1, lr1 = rm.coef, rm.pw, rm.pt, rm.lr
         w, tie, lr = (np.empty(rows.shape) for _ in range(3))
         K.removal_row_terms_many(hands, st.alpha, pw1, pt1, lr1, coef, rows, w, tie, lr)
     scoring, bonus, net, single = kernel_params(rules)

@@ -17,7 +17,7 @@ from solver.games.base import (
     dealer_role,
     from_json_via,
 )
-from solver.games.da_bai_fen import levels
+from solver.games.da_bai_fen import levels, present
 from solver.games.da_bai_fen.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.da_bai_fen.bots import GreedyBot, random_bot
 from solver.games.da_bai_fen.cards import (
@@ -187,7 +187,9 @@ GAME = GameInfo(
     from_view=from_view,
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
-    presentation=Presentation(seat_roles=seat_roles, summary=summary),
+    presentation=Presentation(seat_roles=seat_roles, summary=summary, board=present.board,
+                              log=present.log, roles=present.roles,
+                              settlement=present.settlement),
     next_hand=levels.next_hand_options,
     game_over=levels.game_over,
     warm_up=warm_up,

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from solver.errors import InputError
 from solver.games.da_bai_fen.rules import TOP_LEVEL, Outcome
+from solver.games.lines import msg, term
 
 __all__ = ["game_over", "game_winner", "levels_after", "next_hand_options"]
 
@@ -69,7 +70,8 @@ def game_over(previous: Any) -> dict[str, Any] | None:
         return None
     return {"winner_team": winner,
             "text": f"Team {TEAM_NAMES[winner]} went up past A and wins the game; "
-                    "the next hand starts a new game."}
+                    "the next hand starts a new game.",
+            **msg("settle.game_won", team=term(f"team.{TEAM_NAMES[winner]}"))}
 
 
 def next_hand_options(previous: Any) -> dict[str, Any]:

@@ -329,12 +329,15 @@ class DaSanState(GameState):
         if self.phase is not Phase.OVER:
             return None
         return {"winner": self.winner, "bidder": self.bidder, "bid": self.high_bid,
-                "bidder_made": self.winner == self.bidder, "returns": self.returns()}
+                "bidder_made": self.winner == self.bidder, "returns": self.returns(),
+                # the others lay down the cards they kept, as at a real table
+                "hands": [format_cards(h) for h in self.hands]}
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat ``player`` may see: its own hand (and the kitty once it has taken it),
         every move so far, how many cards each seat holds, the auction, the play to beat, and
-        the settlement once the hand is over. Never another seat's cards or a closed kitty."""
+        the settlement once the hand is over (with the cards each seat kept). Never another
+        seat's cards while the hand runs, or a closed kitty."""
         if type(player) is not int or not 0 <= player < NUM_PLAYERS:
             raise InputError(f"player must be a seat 0-{NUM_PLAYERS - 1}, got {player!r}")
         over = self.phase is Phase.OVER
@@ -357,7 +360,10 @@ class DaSanState(GameState):
         }
 
     def hidden_cards(self, player: int) -> set[int]:
-        """The other seats' cards, and the kitty while the auction runs (nobody sees it)."""
+        """The other seats' cards while the hand runs (at its end they are laid down: see
+        :meth:`settlement`), and the kitty while the auction runs (nobody sees it)."""
+        if self.phase is Phase.OVER:
+            return set()
         hidden = {c for seat, hand in enumerate(self.hands) if seat != player for c in hand}
         if self.phase is Phase.AUCTION:
             hidden.update(self.kitty)

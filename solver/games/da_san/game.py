@@ -15,7 +15,9 @@ from solver.games.base import (
     Presentation,
     dealer_role,
     from_json_via,
+    settled_hands,
 )
+from solver.games.da_san import present
 from solver.games.da_san.advise import RolloutSearchBot, SearchBot, advise
 from solver.games.da_san.bots import greedy_bot, random_bot
 from solver.games.da_san.engine import HAND_SIZE, KITTY_SIZE, NUM_PLAYERS, DaSanState, new_game
@@ -119,6 +121,8 @@ GAME = GameInfo(
     from_view=from_view,
     hidden_of=hidden_of,
     utility_bounds=utility_bounds,
-    presentation=Presentation(seat_roles=seat_roles, summary=summary),
+    presentation=Presentation(seat_roles=seat_roles, summary=summary, board=present.board,
+                              roles=present.roles, settlement=present.settlement,
+                              leftovers=settled_hands),
     warm_up=warm_up,
 )

@@ -6,7 +6,7 @@ strength a hand holds (about 900 of them, each 21 coefficients from a 7 MB table
 searches; most of them bound splits that are never scored. Here a hand starts from a cheap
 upper bound of each row's separable value and win chance and a lower bound of its loss
 chance, read from two small tables built once per (tables, rules)
-(:func:`solver.games.capsa.search.lazy_terms`):
+(:func:`solver.games.capsa.prepared.build_lazy_terms`):
 
 - ``gsep[r, s, k]``: how row ``r``'s separable value at strength ``s`` moves per unit of rank
   ``k``'s weight (``(2 + royalty) D + delta - E``, or ``2 D + delta`` with net royalties), so
@@ -37,8 +37,11 @@ from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.removal import (
     BLOCK_BITS,
     _block_bound,
+    _clear_blocks,
+    _into_block,
     _rank_weights,
     _row_value,
+    _running_blocks,
 )
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
@@ -48,7 +51,8 @@ from solver.games.capsa.kernels.search import (
     _left_counters,
     _next_back,
     _nonseparable,
-    _offer,
+    _offer_k,
+    _search_buffers,
     _write_odds,
     _write_top,
 )
@@ -84,10 +88,10 @@ def _exact(r, s, hid, xseen, xslot, xv, xn, ks, an, nk, pw, pt, lr, coef, roy, n
 
 
 @njit
-def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-             lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
-             bonus, net, single, joint, k, slot, seen, xslot, xseen, epoch, out_split,
-             out_ev, out_rows, out_n, out_odds):
+def _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+              lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring,
+              bonus, net, single, joint, k, slot, seen, xslot, xseen, epoch, out_split,
+              out_ev, out_rows, out_n, out_odds):
     """:func:`solver.games.capsa.kernels.removal.removal_top`'s outputs (the same values,
     order and ties) with the exact row terms computed lazily.
 
@@ -98,15 +102,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
     n3 = comb3.shape[0]
     size = pw.shape[1]
     nb = (size >> BLOCK_BITS) + 1
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
-    cand = np.empty(n5, dtype=np.int64)
-    cub = np.empty(n5)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     evs = np.empty(56)
     kcap = np.empty(n5, dtype=np.int64)    # middle cap of each candidate back
     kfs = np.empty(n5, dtype=np.int64)     # front cap
@@ -144,13 +140,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
         xn[0] = 0
         xn[1] = 0
         xn[2] = 0
-        for b in range(nb):
-            pre[0, b] = -np.inf
-            pre[1, b] = -np.inf
-            pre[2, b] = np.inf
-            pre[3, b] = -np.inf
-            pre[4, b] = -np.inf
-            pre[5, b] = np.inf
+        _clear_blocks(pre)
         nf = 0
         for i in range(n3):
             s = v3[i]
@@ -158,10 +148,7 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 seen[s] = hid
                 slot[s] = nf
                 _cheap(0, s, ks, an, nk, gsep, slab, m, cf, nf)
-                b = s >> BLOCK_BITS
-                pre[0, b] = max(pre[0, b], cf[nf, 0])
-                pre[1, b] = max(pre[1, b], cf[nf, 1])
-                pre[2, b] = min(pre[2, b], cf[nf, 2])
+                _into_block(pre, 0, s, cf[nf, 0], cf[nf, 1], cf[nf, 2])
                 nf += 1
             s3[i] = slot[s]
         top = 0
@@ -176,21 +163,12 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                 dist5[nd] = s
                 head[nd] = -1
                 _cheap(1, s, ks, an, nk, gsep, slab, m, cm, nd)
-                b = s >> BLOCK_BITS
-                pre[3, b] = max(pre[3, b], cm[nd, 0])
-                pre[4, b] = max(pre[4, b], cm[nd, 1])
-                pre[5, b] = min(pre[5, b], cm[nd, 2])
+                _into_block(pre, 3, s, cm[nd, 0], cm[nd, 1], cm[nd, 2])
                 nd += 1
             s5[i] = slot[s]
             nxt[i] = head[s5[i]]  # the 5-card subsets of each strength, as a linked list
             head[s5[i]] = i
-        for b in range(1, nb):
-            pre[0, b] = max(pre[0, b], pre[0, b - 1])
-            pre[1, b] = max(pre[1, b], pre[1, b - 1])
-            pre[2, b] = min(pre[2, b], pre[2, b - 1])
-            pre[3, b] = max(pre[3, b], pre[3, b - 1])
-            pre[4, b] = max(pre[4, b], pre[4, b - 1])
-            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        _running_blocks(pre)
         hand_rc, hand_sc = _hand_counters(hand, rcw, scw)
         n = 0
         thr = -1e300
@@ -271,9 +249,8 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
                                    tb, xv[0, i0, 3], xv[1, im, 3], rb, xv[0, i0, 4],
                                    xv[1, im, 4], lb, scoring, bonus, net, single, joint, True)
                 if ev >= thr:
-                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow,
+                                      thr)
             if pos == 0:
                 # no back below s_min can reach thr, whatever hand misses m ranks
                 s_min = np.searchsorted(ubany[m], thr)
@@ -324,3 +301,20 @@ def lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, 
             b = xslot[2, brow[i, 2]]
             _write_odds(h, i, xv[0, f, 0], xv[1, mm, 0], xv[2, b, 0], xv[0, f, 1],
                         xv[1, mm, 1], xv[2, b, 1], joint, out_odds)
+
+
+@njit
+def lazy_top(hands, lk, model, sc, k, scratch, out):
+    """:func:`_lazy_top` with the search kernels' groups (see
+    :func:`solver.games.capsa.kernels.search.table_top`), ``model`` a
+    :class:`~solver.games.capsa.prepared.LazyModel`."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    rm, gsep, slab, ubany = model
+    alpha, pw, pt, lr, coef, roy = rm
+    scoring, bonus, net, single, joint = sc
+    slot, seen, _, _, xslot, xseen, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _lazy_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+              lut, alpha, pw, pt, lr, coef, gsep, slab, ubany, roy, scoring, bonus, net, single,
+              joint, k, slot, seen, xslot, xseen, epoch, out_split, out_ev, out_rows, out_n,
+              out_odds)

@@ -16,7 +16,7 @@ order overshoots where a strength is rare). The kernels take the tables already 
 hand holding one card of every rank (``pw1 = pw + alpha * sum_k D[k]`` and so on) and add
 ``alpha * (n_k - 1)`` times each rank's terms: a hand holds 13 cards, so only its missing
 ranks and its pairs and more count, about 7 ranks of 13. ``coef[row, s, k] = (D, delta, E)`` is built once
-per tables (:func:`solver.games.capsa.search.removal_terms`). The shift is linear, so a hand
+per tables (:func:`solver.games.capsa.prepared.build_removal_terms`). The shift is linear, so a hand
 needs only the entries of the strengths its subsets have (a few hundred of the 7,917).
 Tables with suit terms (the opponent's flushes depend on my suits, which the ranks' terms
 average out) carry 14 more entries per row and strength after the ranks', one per count of
@@ -48,12 +48,13 @@ from solver.games.capsa.kernels.encoding import (
 from solver.games.capsa.kernels.evaluate import subset_strengths
 from solver.games.capsa.kernels.rules import BASIC, TWO_FOUR
 from solver.games.capsa.kernels.search import (
-    _back_bound,
+    _back_caps,
     _hand_counters,
     _left_counters,
     _next_back,
     _nonseparable,
-    _offer,
+    _offer_k,
+    _search_buffers,
     _write_odds,
     _write_top,
 )
@@ -121,8 +122,15 @@ def _clamped(r, s, ks, an, nk, pw, pt, lr, coef):
 
 
 @njit
-def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
-    """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``."""
+def removal_tables(hand, rm, out_pw, out_pt, out_lr):
+    """Fill ``out_pw``, ``out_pt``, ``out_lr`` (3, S) with the opponent tables of ``hand``
+    (``rm``: :class:`~solver.games.capsa.prepared.RemovalModel`)."""
+    alpha, pw, pt, lr, coef, _ = rm
+    _removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr)
+
+
+@njit
+def _removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -133,10 +141,11 @@ def removal_tables(hand, alpha, pw, pt, lr, coef, out_pw, out_pt, out_lr):
 
 
 @njit
-def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
+def removal_row_terms(hand, rm, rows, out_w, out_t, out_l):
     """Win and tie chances and the opponent's royalty on its wins of the rows ``rows`` (N, 3:
     front, middle, back strengths) of ``hand``, each (N, 3): the entries of
     :func:`removal_tables` for those strengths only."""
+    alpha, pw, pt, lr, coef, _ = rm
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -147,9 +156,10 @@ def removal_row_terms(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
 
 
 @njit
-def removal_odds(hand, alpha, pw, pt, lr, coef, rows, out_w, out_t):
+def removal_odds(hand, rm, rows, out_w, out_t):
     """Win and tie chances of the rows ``rows`` (N, 3: front, middle, back strengths) of
     ``hand`` against its opponent's shifted tables: (N, 3) each."""
+    alpha, pw, pt, lr, coef, _ = rm
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
     nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
@@ -170,7 +180,7 @@ def removal_best_many(hands, card_word, rank5, flush5, rank3, comb5, comb3, pair
     hpt = np.empty(pw.shape)
     hlr = np.empty(pw.shape)
     for h in range(hands.shape[0]):
-        removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
+        _removal_tables(hands[h], alpha, pw, pt, lr, coef, hpw, hpt, hlr)
         table_best_many_full(hands[h:h + 1], card_word, rank5, flush5, rank3, comb5, comb3,
                              pairs, hpw, hpt, hlr, roy, scoring, bonus, net, single, joint,
                              out_split[h:h + 1], out_ev[h:h + 1], out_rows[h:h + 1])
@@ -194,6 +204,41 @@ def _row_value(r, s, ks, an, nk, pw, pt, lr, coef, roy, net, out, i):
 
 
 @njit(inline="always")
+def _clear_blocks(pre):
+    """Empty per-block extremes: (best separable value, best win, least loss) of the
+    fronts in rows 0-2, of the middles in rows 3-5."""
+    for b in range(pre.shape[1]):
+        pre[0, b] = -np.inf
+        pre[1, b] = -np.inf
+        pre[2, b] = np.inf
+        pre[3, b] = -np.inf
+        pre[4, b] = -np.inf
+        pre[5, b] = np.inf
+
+
+@njit(inline="always")
+def _into_block(pre, row, s, sep, w, x):
+    """Count a front (``row`` 0) or a middle (``row`` 3) of strength ``s`` with separable
+    value ``sep``, win chance ``w`` and loss chance ``x`` (or bounds of them) in its block."""
+    b = s >> BLOCK_BITS
+    pre[row, b] = max(pre[row, b], sep)
+    pre[row + 1, b] = max(pre[row + 1, b], w)
+    pre[row + 2, b] = min(pre[row + 2, b], x)
+
+
+@njit(inline="always")
+def _running_blocks(pre):
+    """Each block's extremes over it and every block below: what bounds a row capped there."""
+    for b in range(1, pre.shape[1]):
+        pre[0, b] = max(pre[0, b], pre[0, b - 1])
+        pre[1, b] = max(pre[1, b], pre[1, b - 1])
+        pre[2, b] = min(pre[2, b], pre[2, b - 1])
+        pre[3, b] = max(pre[3, b], pre[3, b - 1])
+        pre[4, b] = max(pre[4, b], pre[4, b - 1])
+        pre[5, b] = min(pre[5, b], pre[5, b - 1])
+
+
+@njit(inline="always")
 def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
     """Value bound of a back (separable value ``sep_b``, win ``w_b``, loss ``x_b``) whose
     middle is at most ``cap`` and front at most ``fs``: the best separable values of the
@@ -208,10 +253,9 @@ def _block_bound(sep_b, w_b, x_b, fs, cap, pre, scoring, bonus, joint):
 
 
 @njit
-def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
-                front_floor, terms, lut, alpha, pw, pt, lr, coef, roy,
-                scoring, bonus, net, single, joint, k, slot, seen, epoch, out_split, out_ev, out_rows,
-                out_n, out_odds):
+def _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                 front_floor, lut, alpha, pw, pt, lr, coef, roy, scoring, bonus, net, single,
+                 joint, k, slot, seen, epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """:func:`solver.games.capsa.kernels.search.table_top` under each hand's card-removal
     tables: the same outputs, order and ties, and the values of the full search.
 
@@ -228,15 +272,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
     n3 = comb3.shape[0]
     size = pw.shape[1]
     nb = (size >> BLOCK_BITS) + 1
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
-    cand = np.empty(n5, dtype=np.int64)
-    cub = np.empty(n5)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     order = np.empty(0, dtype=np.int64)
     ks = np.empty(17, dtype=np.int64)
     an = np.empty(17)
@@ -260,13 +296,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
         hid = first + h
         subset_strengths(hand, card_word, rank5, flush5, rank3, v5, v3)
         nk = _rank_weights(hand, alpha, coef.shape[2] > 13, ks, an)
-        for b in range(nb):
-            pre[0, b] = -np.inf
-            pre[1, b] = -np.inf
-            pre[2, b] = np.inf
-            pre[3, b] = -np.inf
-            pre[4, b] = -np.inf
-            pre[5, b] = np.inf
+        _clear_blocks(pre)
         nf = 0
         for i in range(n3):
             s = v3[i]
@@ -274,10 +304,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 seen[s] = hid
                 slot[s] = nf
                 _row_value(0, s, ks, an, nk, pw, pt, lr, coef, roy, net, fv, nf)
-                b = s >> BLOCK_BITS
-                pre[0, b] = max(pre[0, b], fv[nf, 5])
-                pre[1, b] = max(pre[1, b], fv[nf, 0])
-                pre[2, b] = min(pre[2, b], fv[nf, 2])
+                _into_block(pre, 0, s, fv[nf, 5], fv[nf, 0], fv[nf, 2])
                 nf += 1
             s3[i] = slot[s]
         top = 0
@@ -292,19 +319,10 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                 dist5[nd] = s
                 _row_value(1, s, ks, an, nk, pw, pt, lr, coef, roy, net, mv, nd)
                 _row_value(2, s, ks, an, nk, pw, pt, lr, coef, roy, net, bv, nd)
-                b = s >> BLOCK_BITS
-                pre[3, b] = max(pre[3, b], mv[nd, 5])
-                pre[4, b] = max(pre[4, b], mv[nd, 0])
-                pre[5, b] = min(pre[5, b], mv[nd, 2])
+                _into_block(pre, 3, s, mv[nd, 5], mv[nd, 0], mv[nd, 2])
                 nd += 1
             s5[i] = slot[s]
-        for b in range(1, nb):
-            pre[0, b] = max(pre[0, b], pre[0, b - 1])
-            pre[1, b] = max(pre[1, b], pre[1, b - 1])
-            pre[2, b] = min(pre[2, b], pre[2, b - 1])
-            pre[3, b] = max(pre[3, b], pre[3, b - 1])
-            pre[4, b] = max(pre[4, b], pre[4, b - 1])
-            pre[5, b] = min(pre[5, b], pre[5, b - 1])
+        _running_blocks(pre)
         for d in range(nd):
             s = dist5[d]
             fs = front_floor[s]
@@ -359,9 +377,8 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                                    fv[ff, 3], mv[mb, 3], rb, fv[ff, 4], mv[mb, 4], lb,
                                    scoring, bonus, net, single, joint, True)
                 if ev >= thr:
-                    n = _offer(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), vf, vb, va, k, n, bev, bp, brow,
+                                      thr)
             if pos == 0:
                 for a in range(n5):
                     va = v5[a]
@@ -374,7 +391,7 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
                     wb = bv[sa, 0]
                     xb = bv[sa, 2]
                     cx, sx = _left_counters(a, comb5, rcw, scw, hand_rc, hand_sc)
-                    _, cap, fs = _back_bound(cx, sx, va, terms, lut, scoring, bonus, joint)
+                    cap, fs = _back_caps(cx, sx, va, lut)
                     if fs < 0:
                         continue
                     ub = _block_bound(sb, wb, xb, fs, cap, pre, scoring, bonus, joint) + 1e-9
@@ -389,3 +406,18 @@ def removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_split
             f, m, b = slot[brow[i, 0]], slot[brow[i, 1]], slot[brow[i, 2]]
             _write_odds(h, i, fv[f, 0], mv[m, 0], bv[b, 0], fv[f, 1], mv[m, 1], bv[b, 1], joint,
                         out_odds)
+
+
+@njit
+def removal_top(hands, lk, model, sc, k, scratch, out):
+    """:func:`_removal_top` with the search kernels' groups (see
+    :func:`solver.games.capsa.kernels.search.table_top`), ``model`` a
+    :class:`~solver.games.capsa.prepared.RemovalModel`."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    alpha, pw, pt, lr, coef, roy = model
+    scoring, bonus, net, single, joint = sc
+    slot, seen, _, _, _, _, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _removal_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
+                 front_floor, lut, alpha, pw, pt, lr, coef, roy, scoring, bonus, net, single,
+                 joint, k, slot, seen, epoch, out_split, out_ev, out_rows, out_n, out_odds)

@@ -260,6 +260,27 @@ def _offer(ev, p, f, m, b, k, n, bev, bp, brow):
 
 
 @njit(inline="always")
+def _offer_k(ev, p, f, m, b, k, n, bev, bp, brow, thr):
+    """:func:`_offer`, then the value a split must reach from now on: just under the
+    ``k``-th best once ``k`` are held (``thr`` until then). Returns (count, threshold)."""
+    n = _offer(ev, p, f, m, b, k, n, bev, bp, brow)
+    if n == k:
+        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+    return n, thr
+
+
+@njit(inline="always")
+def _search_buffers(n5, n3, k):
+    """What every search kernel allocates once a call: the hand's subset strengths ``v5``,
+    ``v3``, its cards' rank and suit counter words, the best-``k`` buffer (values, packed
+    splits, rows) and the candidate backs with their bounds."""
+    return (np.empty(n5, dtype=np.int32), np.empty(n3, dtype=np.int32),
+            np.empty(13, dtype=np.int64), np.empty(13, dtype=np.int64), np.empty(k),
+            np.empty(k, dtype=np.int64), np.empty((k, 3), dtype=np.int64),
+            np.empty(n5, dtype=np.int64), np.empty(n5))
+
+
+@njit(inline="always")
 def _hand_counters(hand, rcw, scw):
     """Per card, its rank and suit counter words (``rcw``, ``scw``); returns the hand's sums."""
     hand_rc = 0
@@ -321,9 +342,9 @@ def _next_back(pos, top, nc, order, cub, cand, thr):
 
 
 @njit
-def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
-              terms, lut, scoring, bonus, net, single, joint, k, bseen, bval,
-              epoch, out_split, out_ev, out_rows, out_n, out_odds):
+def _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+               terms, lut, scoring, bonus, net, single, joint, k, bseen, bval,
+               epoch, out_split, out_ev, out_rows, out_n, out_odds):
     """The ``k`` best distinct row-strength triples of each hand (N, 13) under the table
     strategy: packed splits (N, k), values (N, k), rows (N, k, 3: front, middle, back), how
     many were found (N,) and their odds (N, k, 7: see ``_write_odds``). ``lut``: the caps
@@ -339,16 +360,8 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
     nothing."""
     n5 = comb5.shape[0]
     n3 = comb3.shape[0]
-    v5 = np.empty(n5, dtype=np.int32)
-    v3 = np.empty(n3, dtype=np.int32)
-    rcw = np.empty(13, dtype=np.int64)
-    scw = np.empty(13, dtype=np.int64)
-    bev = np.empty(k)
-    bp = np.empty(k, dtype=np.int64)
-    brow = np.empty((k, 3), dtype=np.int64)
+    v5, v3, rcw, scw, bev, bp, brow, cand, cub = _search_buffers(n5, n3, k)
     evs = np.empty(56)
-    cand = np.empty(comb5.shape[0], dtype=np.int64)
-    cub = np.empty(comb5.shape[0])
     order = np.empty(0, dtype=np.int64)
     simple = scoring != TWO_FOUR and not single
     use_bonus = scoring != BASIC
@@ -416,10 +429,8 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
                                            single, joint, True)
                         if ev < thr:
                             continue
-                    n = _offer(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,
-                               brow)
-                    if n == k:
-                        thr = bev[k - 1] - 1e-9 * (1.0 + abs(bev[k - 1]))
+                    n, thr = _offer_k(ev, pack_split(a, b, f), v3[f], v5[b], va, k, n, bev, bp,
+                                      brow, thr)
             if pos == 0:
                 # bound every other back; keep those that can reach the k-th best so far
                 s_min = np.searchsorted(terms[UBS], thr)  # weakest back that can reach it
@@ -448,6 +459,26 @@ def table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits,
             f, m, b = brow[i, 0], brow[i, 1], brow[i, 2]
             _write_odds(h, i, terms[WF, f], terms[WM, m], terms[WB, b], terms[TF, f],
                         terms[TM, m], terms[TB, b], joint, out_odds)
+
+
+@njit
+def table_top(hands, lk, model, sc, k, scratch, out):
+    """The ``k`` best distinct row-strength triples of each hand (N, 13) under the plain
+    tables, into ``out`` (:class:`~solver.games.capsa.search.TopK`: packed splits, values,
+    rows, how many, odds; see :func:`_table_top`). Every search kernel takes the same
+    groups in the same order, each a plain tuple in the field order of its named tuple in
+    :mod:`solver.games.capsa.prepared`: ``lk`` :class:`Lookups`, ``model`` the value model
+    (here :class:`PlainModel`), ``sc`` :class:`Scoring`, ``k``, ``scratch``
+    (``search._Scratch``) and ``out``. It unpacks them and calls the search with flat
+    arguments, so the search compiles as it did with them."""
+    card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor, lut = lk
+    (terms,) = model
+    scoring, bonus, net, single, joint = sc
+    _, _, bseen, bval, _, _, epoch = scratch
+    out_split, out_ev, out_rows, out_n, out_odds = out
+    _table_top(hands, card_word, rank5, flush5, rank3, comb5, comb3, back_splits, front_floor,
+               terms, lut, scoring, bonus, net, single, joint, k, bseen, bval, epoch, out_split,
+               out_ev, out_rows, out_n, out_odds)
 
 
 @njit

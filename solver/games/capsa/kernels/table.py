@@ -270,11 +270,13 @@ def table_valid_evs(v5, v3, pairs, pw, pt, lr, roy, scoring, bonus, net, single,
 
 
 @njit
-def split_values(rows, w, t, l, roy, scoring, bonus, net, single, joint, out):
+def split_values(rows, w, t, l, roy, sc, out):
     """The table value of given splits: row strengths ``rows`` (N, 3: front, middle, back),
     their win and tie chances and the opponent's royalty on its wins ``w``, ``t``, ``l``
-    (N, 3), royalty units per row and strength ``roy`` (3, S). The same operations in the
-    same order as :func:`table_valid_evs`, so a split's value is the same to the last bit."""
+    (N, 3), royalty units per row and strength ``roy`` (3, S), the scoring ``sc``
+    (:class:`~solver.games.capsa.prepared.Scoring`). The same operations in the same order
+    as :func:`table_valid_evs`, so a split's value is the same to the last bit."""
+    scoring, bonus, net, single, joint = sc
     simple = (scoring != TWO_FOUR) and not single
     sep = np.empty(3)
     x = np.empty(3)

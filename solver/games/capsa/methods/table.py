@@ -9,6 +9,7 @@ import numpy as np
 
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.lookup import KIND_NAMES
+from solver.games.capsa.prepared import Prepared
 from solver.games.capsa.referee import royalty_units
 from solver.games.capsa.results import RankedArrangement
 from solver.games.capsa.rules import Rules
@@ -28,11 +29,12 @@ def expected_points(value: Value, opponents: int, st: StrategyTables, rules: Rul
     return opponents * ((1 - st.p_natural) * (value - own) - st.p_natural * st.natural_units)
 
 
-def table_arrangements(hand: np.ndarray, rules: Rules, opponents: int, top: int,
-                       st: StrategyTables) -> list[RankedArrangement]:
-    """The ``top`` best distinct row-strength triples of a parsed hand under the tables
-    ``st``, with their odds, from one best-k kernel call."""
-    best = search_top(hand[None, :], rules, st, top)
+def table_arrangements(hand: np.ndarray, prep: Prepared, opponents: int,
+                       top: int) -> list[RankedArrangement]:
+    """The ``top`` best distinct row-strength triples of a parsed hand under the prepared
+    rules and tables, with their odds, from one best-k kernel call."""
+    rules, st = prep.rules, prep.tables
+    best = search_top(hand[None, :], prep, top)
     k = int(best.found[0])
     kinds, roy = row_lists(rules)
     cards = tuple(hand.tolist())

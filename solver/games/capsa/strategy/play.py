@@ -13,9 +13,10 @@ from solver.games.capsa.lookup import (
     SPLIT_PAIRS,
     TABLES,
 )
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.rules import Rules
-from solver.games.capsa.search import removal_terms, search_best
-from solver.games.capsa.strategy.tables import StrategyTables, tables_for
+from solver.games.capsa.search import search_best
+from solver.games.capsa.strategy.tables import StrategyTables
 
 __all__ = ["SCORING_CODE", "deal", "kernel_params", "naive_play", "natural_codes",
            "royalties_grow", "table_play"]
@@ -28,9 +29,10 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     :mod:`solver.games.capsa.search`; ``prune=False`` forces the full search. Tables with card
     removal value each hand against its own opponent tables.
     """
-    st = tables if tables is not None else tables_for(rules)
+    prep = prepare(rules, tables)
+    st = prep.tables
     if prune:
-        split, ev, rows, _ = search_best(hands, rules, st, 1)
+        split, ev, rows, _ = search_best(hands, prep, 1)
         return split[:, 0], ev[:, 0], rows[:, 0]
     t = TABLES[rules.wheel]
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -40,9 +42,9 @@ def table_play(hands: np.ndarray, rules: Rules, tables: StrategyTables | None = 
     rows = np.empty((n, 3), dtype=np.int32)
     scoring, bonus, net, single = kernel_params(rules)
     if st.removal is not None:
-        coef, pw, pt, lr = removal_terms(st)
+        rm = prep.removal_model
         K.removal_best_many(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,
-                            SPLIT_PAIRS, st.alpha, pw, pt, lr, coef, st.roy, scoring,
+                            SPLIT_PAIRS, st.alpha, rm.pw, rm.pt, rm.lr, rm.coef, st.roy, scoring,
                             bonus, net, single, st.joint_grid, split, ev, rows)
     else:
         K.table_best_many_full(hands, CARD_WORD, t.rank5, t.flush5, t.rank3, COMB5, COMB3,

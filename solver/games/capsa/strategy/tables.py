@@ -33,12 +33,12 @@ import hashlib
 import json
 import os
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -64,6 +64,16 @@ def training_preset(rules: Rules) -> str:
     return "standard"
 
 
+class TablesSource(NamedTuple):
+    """Where tables read from a file come from: the rules they were derived for, the file
+    and whether they keep its card-removal shifts. Tables are arrays, so this value is what
+    names them (what :func:`solver.games.capsa.prepared.prepare` caches by)."""
+
+    rules: Rules
+    path: str
+    card_removal: bool
+
+
 @dataclass(frozen=True)
 class StrategyTables:
     pw: np.ndarray
@@ -79,6 +89,8 @@ class StrategyTables:
     alpha: float = 0.0                 # how one card's shift scales to a whole hand's
     joint: np.ndarray | None = None    # (2, n + 1, n + 1, n + 1) copula of its rows
     suit: np.ndarray | None = None     # (14, 3, S) its shift per suit I hold c cards of, scaled
+    # what :func:`tables_for` read them from; None for tables made any other way
+    source: TablesSource | None = field(default=None, compare=False)
 
     @property
     def joint_grid(self) -> np.ndarray:
@@ -246,39 +258,31 @@ def tables_for(rules: Rules, path: str | os.PathLike[str] | None = None,
     one :func:`tables_file` put in use) or from another table file of the same format at
     ``path`` (a candidate being measured); ``card_removal=False``: the same tables without
     their card-removal shifts (:func:`plain_tables`)."""
-    st = _tables_for(rules, str(_IN_USE[-1] if path is None else path))
-    return st if card_removal else plain_tables(st)
-
-
-MAX_PER_TABLES = 32
-
-
-def per_tables(cache: dict, key: tuple, st: StrategyTables, build: Callable[[], Any]) -> Any:
-    """``build()``, cached in ``cache`` under ``key`` for as long as the tables object ``st``
-    it was built from is the one behind ``key`` (ids are reused once an object is gone)."""
-    hit = cache.get(key)
-    if hit is None or hit[0] is not st:
-        if len(cache) >= MAX_PER_TABLES:
-            cache.clear()
-        hit = cache[key] = (st, build())
-    return hit[1]
-
-
-_PLAIN: dict[tuple, tuple[StrategyTables, StrategyTables]] = {}
+    return _tables_for(rules, str(_IN_USE[-1] if path is None else path), card_removal)
 
 
 def plain_tables(st: StrategyTables) -> StrategyTables:
     """``st`` without card removal: every hand plays against the same opponent tables (about
     2.5 times faster a hand, and more exploitable, see the README). The rows' joint model
-    stays. Cached per tables object, so the search's per-table terms are built once."""
+    stays."""
     if st.removal is None:
         return st
-    return per_tables(_PLAIN, (id(st),), st,
-                      lambda: replace(st, p=None, removal=None, alpha=0.0, suit=None))
+    src = st.source
+    if src is not None and _tables_for(src.rules, src.path, True) is st:
+        return _tables_for(src.rules, src.path, False)  # one object: its terms built once
+    return _without_removal(st, None)
+
+
+def _without_removal(st: StrategyTables, source: TablesSource | None) -> StrategyTables:
+    return replace(st, p=None, removal=None, alpha=0.0, suit=None, source=source)
 
 
 @lru_cache(maxsize=64)
-def _tables_for(rules: Rules, path: str) -> StrategyTables:
+def _tables_for(rules: Rules, path: str, card_removal: bool) -> StrategyTables:
+    if not card_removal:
+        full = _tables_for(rules, path, True)
+        return full if full.removal is None else _without_removal(
+            full, TablesSource(rules, path, False))
     preset = training_preset(rules)
     data = load_raw(path)
     if preset not in data:
@@ -286,8 +290,9 @@ def _tables_for(rules: Rules, path: str) -> StrategyTables:
                          f"{', '.join(k for k in data if k != 'meta') or 'none'}")
     raw = data[preset]
     suit = raw["suit"] * raw["suit_scale"] if "suit" in raw else None
-    return derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
-                  float(raw.get("alpha", 0.0)), raw.get("joint"), suit)  # load_raw: floats
+    st = derive(raw["hist"], raw["naturals"], rules, preset, raw.get("removal"),
+                float(raw.get("alpha", 0.0)), raw.get("joint"), suit)  # load_raw: floats
+    return replace(st, source=TablesSource(rules, path, True))
 
 
 assert set(NATURAL_BY_CODE.values()) == set(NATURAL_KINDS)
