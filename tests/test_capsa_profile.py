@@ -15,6 +15,7 @@ from solver.games.capsa.evaluate import row_strength
 from solver.games.capsa.lookup import TABLES
 from solver.games.capsa.methods.exact import valid_splits
 from solver.games.capsa.methods.montecarlo import hand_seed
+from solver.games.capsa.prepared import prepare
 from solver.games.capsa.profile import (
     COMPONENTS,
     FEATURES,
@@ -82,7 +83,7 @@ def test_the_structured_splits_are_the_constrained_best_and_valued_as_the_search
     exact = np.zeros(2)
     for h, got, v in zip(hands, rows, values):
         sp = valid_splits(h, R)
-        all_values = split_values(R, st, h, sp.rows)
+        all_values = split_values(prepare(R, st), h, sp.rows)
         for j, keep in enumerate((sp.rows[:, 2] == sp.rows[:, 2].max(),
                                   kind[sp.rows[:, 0]] >= 1)):
             if not keep.any():

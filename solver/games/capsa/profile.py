@@ -53,12 +53,14 @@ import numpy as np
 
 from solver.errors import CardError, InputError, RulesError
 from solver.games.capsa.coach import (
+    LineError,
     ReviewReport,
+    check_text,
     decode_line,
     json_problem,
-    loads_line,
     one_line,
     parse_played,
+    read_line,
     split_text,
 )
 from solver.games.capsa.coach import review as coach_review
@@ -549,18 +551,24 @@ def read_hands(source: str | os.PathLike[str] | Iterable[object], rules: Rules
     for line, item in enumerate(items, 1):
         if len(out) + len(errors) >= MAX_PROFILE_HANDS:
             raise InputError(f"a profile is fitted on at most {MAX_PROFILE_HANDS:,} hands")
+        stage = "unreadable"  # what a refusal at this point means (the coach's line codes)
         try:
             value: object = decode_line(item) if isinstance(item, bytes) else item
             if isinstance(value, str):
                 if not value.strip() or value.lstrip().startswith("#"):
                     continue
-                value = loads_line(value, "not valid JSON")
+                check_text(value)
+                stage = "format"
+                value = read_line(value)  # plain text rows or JSON, as the coach reads them
+            stage = "fields"
             played = parse_played(value)
             if played.rows is None and detect_natural(played.hand, rules) is None:
+                stage = "natural"
                 raise InputError("natural is true but the hand holds no natural under these rules")
             out.append((played.hand, None if played.rows is None else row_strengths(played.rows, rules)))
         except (InputError, CardError) as exc:
-            errors.append({"line": line, "error": one_line(str(exc))})
+            errors.append(LineError(line, one_line(str(exc)),
+                                    "cards" if isinstance(exc, CardError) else stage).to_dict())
     return out, errors
 
 

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.games.capsa import kernels as K
-from solver.games.capsa.kernel_args import kernel_params
 from solver.games.capsa.kernels import profile as KP
 from solver.games.capsa.kernels import search as KS
 from solver.games.capsa.kernels import table as KT
@@ -164,19 +163,17 @@ def split_values_many(hands: np.ndarray, rows: np.ndarray, rules: Rules,
     (N, M), to the last bit what the search gives the same split."""
     n, m = rows.shape[:2]
     rows = np.ascontiguousarray(rows, dtype=np.int64)
+    prep = prepare(rules, st)
     if st.removal is None:
         idx = np.arange(3)
         w, tie, lr = st.pw[idx, rows], st.pt[idx, rows], st.lr[idx, rows]
     else:
-        rm = prepare(rules, st).removal_model
-        coef, pw1, pt1, lr1 = rm.coef, rm.pw, rm.pt, rm.lr
         w, tie, lr = (np.empty(rows.shape) for _ in range(3))
-        K.removal_row_terms_many(hands, st.alpha, pw1, pt1, lr1, coef, rows, w, tie, lr)
-    scoring, bonus, net, single = kernel_params(rules)
+        K.removal_row_terms_many(hands, prep.kernel_group("removal_model"), rows, w, tie, lr)
     out = np.empty(n * m)
     KT.split_values(rows.reshape(-1, 3), np.ascontiguousarray(w.reshape(-1, 3)),
                     np.ascontiguousarray(tie.reshape(-1, 3)), np.ascontiguousarray(lr.reshape(-1, 3)),
-                    st.roy, scoring, bonus, net, single, st.joint_grid, out)
+                    st.roy, prep.kernel_group("scoring"), out)
     return out.reshape(n, m)
 
 

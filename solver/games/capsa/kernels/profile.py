@@ -85,8 +85,8 @@ def structured_rows(hands, card_word, rank5, flush5, rank3, mask5, mask3, index5
 
 
 @njit
-def removal_row_terms_many(hands, alpha, pw, pt, lr, coef, rows, out_w, out_t, out_l):
-    """:func:`removal_row_terms` of each hand's rows (N, M, 3) into (N, M, 3) outputs."""
+def removal_row_terms_many(hands, rm, rows, out_w, out_t, out_l):
+    """:func:`removal_row_terms` of each hand's rows (N, M, 3) into (N, M, 3) outputs (``rm``:
+    the prepared removal model, :meth:`~solver.games.capsa.prepared.Prepared.kernel_group`)."""
     for h in range(hands.shape[0]):
-        removal_row_terms(hands[h], alpha, pw, pt, lr, coef, rows[h], out_w[h], out_t[h],
-                          out_l[h])
+        removal_row_terms(hands[h], rm, rows[h], out_w[h], out_t[h], out_l[h])
