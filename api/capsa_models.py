@@ -143,6 +143,11 @@ class ArrangeRequest(Body):
     adaptive: bool = Field(True, description=(
         "Monte Carlo: stop sampling once the answer's order is settled (samples_used says "
         "how many deals it drew); false draws every sample"))
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_OPPONENTS)] | None = Field(None, description=(
+            "Monte Carlo: one opponent profile per opponent (the answer of POST "
+            "/v1/capsa/profile, fitted under the same rules); the sampled opponents set their "
+            "hands as their profiles say instead of as table does"))
 
 
 class RowOut(BaseModel):
@@ -282,6 +287,10 @@ class ReviewRequest(Body):
     samples: Samples = 1000
     seed: Seed = 0
     card_removal: CardRemoval = True
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_OPPONENTS)] | None = Field(None, description=(
+            "Monte Carlo: one opponent profile per opponent (POST /v1/capsa/profile); every "
+            "EV is then against opponents who set their hands as their profiles say"))
 
 
 class MistakeOut(BaseModel):
@@ -356,4 +365,31 @@ class ReviewResponse(BaseModel):
     hands: list[HandReviewOut]
     samples: int | None = None
     seed: int | None = None
+    elapsed_ms: float
+
+
+class ProfileRequest(Body):
+    text: Annotated[str, Field(max_length=MAX_REVIEW_TEXT, pattern=TEXT_PATTERN)] | None = Field(
+        None, description="JSON lines, one hand the player showed a line (as the review reads "
+        "them; lines that do not parse are reported, not refused)")
+    hands: Annotated[list[Any], Field(min_length=1, max_length=MAX_REVIEW_LINES)] | None = Field(
+        None, description="the shown hands as objects (instead of text)")
+    rules: RulesField = "standard"
+
+
+class ProfileResponse(BaseModel):
+    format: str
+    version: int
+    rules: dict[str, Any] = Field(description="the rules the profile was fitted under")
+    table: bool = Field(description="whether the profile is the table strategy itself")
+    hands: int = Field(description="hands set in rows it was fitted on")
+    naturals_declared: int
+    params: dict[str, float] = Field(description="the model's parameters")
+    shares: dict[str, float] = Field(description="the weight of each habit: considered, "
+                                     "naive, random, foul")
+    summary: dict[str, Any]
+    heldout: dict[str, Any] | None = Field(description="log-likelihood per held-back hand, "
+                                           "the profile's and table's")
+    words: list[str] = Field(description="what the profile learnt, in plain words")
+    errors: list[LineErrorOut] = Field(description="the lines that could not be read")
     elapsed_ms: float

@@ -41,6 +41,7 @@ def base_bodies(post: Post) -> dict[str, dict[str, Any]]:
             {"front": "Ac Ad 2h", "middle": "Ts Tc Th 3c 3s", "back": "Ks Kd Kh Kc 6h"}]},
         "/v1/capsa/valid": {"hand": HAND},
         "/v1/capsa/review": {"hands": [{"id": "h1", "hand": HAND, **ROWS}]},
+        "/v1/capsa/profile": {"hands": [{"id": "h1", "hand": HAND, **ROWS}]},
         "/v1/da-bai-fen/moves": {"hand": "As Ks Qs 3c 4c", "trump_rank": "2",
                                  "trump_suit": "s"},
         "/v1/da-bai-fen/plays": {"hand": "As Ks Qs 3c 4c", "trump_rank": "2",

@@ -20,6 +20,8 @@ from api.capsa_models import (
     ArrangeResponse,
     BatchRequest,
     BatchResponse,
+    ProfileRequest,
+    ProfileResponse,
     ReviewRequest,
     ReviewResponse,
     RulesIn,
@@ -34,11 +36,12 @@ from solver.batch.many import arrange_many
 from solver.errors import InputError
 from solver.executors.pool import timed
 from solver.games.capsa.arrange import arrange
-from solver.games.capsa.coach import review, split_text
+from solver.games.capsa.coach import split_text
 from solver.games.capsa.limits import (
     MAX_BATCH_SAMPLES,
     MAX_WORK_PER_REQUEST,
 )
+from solver.games.capsa.profile import profile, review
 from solver.games.capsa.referee import score
 from solver.games.capsa.splits import valid_arrangements
 
@@ -66,6 +69,7 @@ def arrange_hand(body: ArrangeRequest) -> dict:
                        opponent_arrangements=[a.model_dump() for a in body.opponent_arrangements]
                        if body.opponent_arrangements else None, max_work=MAX_WORK,
                        card_removal=body.card_removal, adaptive=body.adaptive,
+                       opponent_profiles=body.opponent_profiles,
                        costly=body.method == "montecarlo")
     return {**res.to_dict(), "elapsed_ms": _ms(seconds)}
 
@@ -108,5 +112,19 @@ def review_hands(body: ReviewRequest) -> dict:
         raise InputError(f"a Monte Carlo review may use at most {MAX_BATCH_SAMPLES:,} samples in "
                          f"all (hands x samples), got {len(lines) * body.samples:,}")
     report, seconds = run(timed, review, lines, _rules(body.rules), body.opponents,
-                          body.method, body.samples, body.seed, card_removal=body.card_removal)
+                          body.method, body.samples, body.seed, card_removal=body.card_removal,
+                          opponent_profiles=body.opponent_profiles)
     return {**report.to_dict(), "elapsed_ms": _ms(seconds)}
+
+
+@json_endpoint(bp, "/profile", ProfileRequest, ProfileResponse)
+def profile_player(body: ProfileRequest) -> dict:
+    """Learn how one player sets hands from the hands they showed: the profile (to give back
+    in ``opponent_profiles`` of a Monte Carlo arrange) and what it learnt, in words."""
+    if (body.text is None) == (body.hands is None):
+        raise InputError("give the shown hands either as text (JSON lines) or as hands, not both")
+    lines: list[Any] = split_text(body.text) if body.text is not None else list(body.hands or [])
+    if len(lines) > MAX_REVIEW_LINES:
+        raise InputError(f"a profile takes at most {MAX_REVIEW_LINES:,} lines, got {len(lines):,}")
+    fitted, seconds = run(timed, profile, lines, _rules(body.rules))
+    return {**fitted.to_dict(), "elapsed_ms": _ms(seconds)}

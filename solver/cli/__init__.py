@@ -13,6 +13,7 @@ from solver.cli import (
     arrange,
     batch,
     moves,
+    profile,
     review,
     score,
     serve,
@@ -25,7 +26,7 @@ from solver.errors import InputError
 
 __all__ = ["EXIT_INPUT_ERROR", "build_parser", "main"]
 
-COMMANDS = (arrange, valid, score, batch, review, train, train_bot, moves, advise, serve)
+COMMANDS = (arrange, valid, score, batch, review, profile, train, train_bot, moves, advise, serve)
 
 
 def build_parser() -> Parser:

@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     res = arrange(args.hand, args.rules, args.opponents, args.method, args.samples, args.seed,
                   args.top, opponent_hands=args.opponent_hand or None,
                   card_removal=not args.no_card_removal, tables=args.tables,
-                  adaptive=not args.all_samples).to_dict()
+                  adaptive=not args.all_samples,
+                  opponent_profiles=args.profile or None).to_dict()
     print(json.dumps(res, ensure_ascii=False) if args.json
           else format_arrange(res, show_tables=args.tables is not None))
     return 0
@@ -60,6 +61,9 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="an opponent's 13 cards (method known; repeat per opponent)")
     p.add_argument("--no-card-removal", action="store_true",
                    help="play the tables without card removal (faster, more exploitable)")
+    p.add_argument("--profile", action="append", metavar="FILE",
+                   help="an opponent profile (from capsa profile; method montecarlo; repeat "
+                        "once per opponent)")
     p.add_argument("--tables", metavar="FILE", default=None,
                    help="a tables file to play (from capsa train; default: the shipped one)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

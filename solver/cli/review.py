@@ -24,7 +24,8 @@ from solver.batch.lines import error_record
 from solver.batch.output import write_stdout, write_whole
 from solver.cli.common import int_arg, rules_argument
 from solver.errors import InputError
-from solver.games.capsa.coach import METHODS, review
+from solver.games.capsa.coach import METHODS
+from solver.games.capsa.profile import review
 
 
 def format_review(rep: dict[str, Any]) -> str:
@@ -103,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         rep = review(lines, args.rules, args.opponents, args.method, args.samples, args.seed,
                      card_removal=not args.no_card_removal,
-                     progress=bar.update if bar is not None else None)
+                     progress=bar.update if bar is not None else None,
+                     opponent_profiles=args.profile or None)
     finally:
         if bar is not None:
             bar.close()
@@ -134,6 +136,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int_arg("--seed", 0), default=0, help="Monte Carlo seed (default 0)")
     p.add_argument("--no-card-removal", action="store_true",
                    help="play the tables without card removal (faster, more exploitable)")
+    p.add_argument("--profile", action="append", metavar="FILE",
+                   help="an opponent profile (from capsa profile; method montecarlo; repeat "
+                        "once per opponent): review against players who set hands that way")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar on standard error")
     p.add_argument("--json", action="store_true",

@@ -38,6 +38,8 @@ from solver.games.capsa.methods.natural import (
 from solver.games.capsa.methods.table import table_arrangements
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.prepared import prepare
+from solver.games.capsa.profile import ProfileSpec, checked_profiles, profile_setter
+from solver.games.capsa.profile_features import considered, naive_rows
 from solver.games.capsa.results import ArrangeResult, RankedArrangement
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand, valid_arrangements
@@ -59,7 +61,8 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
             opponent_arrangements: Sequence[Mapping[str, object]] | None = None,
             tables: StrategyTables | str | os.PathLike[str] | None = None,
             max_work: int | None = None, card_removal: bool = True,
-            adaptive: bool = True) -> ArrangeResult:
+            adaptive: bool = True,
+            opponent_profiles: Sequence[ProfileSpec] | None = None) -> ArrangeResult:
     """Rank the arrangements of a 13-card hand by expected points against the opponents.
 
     ``opponent_hands`` / ``opponent_arrangements`` go with ``method="known"`` and then fix the
@@ -76,6 +79,10 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     ``adaptive`` (``montecarlo`` only): stop sampling once the answer's order is settled
     (:mod:`solver.games.capsa.methods.montecarlo`); ``samples`` is then the most it draws, and
     the answer's ``samples_used`` how many it drew. ``adaptive=False`` always draws them all.
+    ``opponent_profiles`` (``montecarlo`` only): one opponent profile per opponent (a
+    :class:`~solver.games.capsa.profile.Profile`, a profile file or its JSON object, fitted
+    under the same rules); each sampled opponent sets its hands as its profile says instead
+    of as ``table`` does (:func:`~solver.games.capsa.profile.profile_setter`).
     """
     r = resolve_rules(rules)
     check_choice("method", method, METHODS)
@@ -87,6 +94,11 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
         if opponent_hands is not None or opponent_arrangements is not None:
             raise InputError("opponent_hands and opponent_arrangements go with method 'known'")
+    profiles = None
+    if opponent_profiles is not None:
+        if method != "montecarlo":
+            raise InputError("opponent_profiles go with method 'montecarlo'")
+        profiles = checked_profiles(opponent_profiles, r, opponents)
     info = None
     if isinstance(tables, StrategyTables):
         st = tables if method == "montecarlo" else tables_for(r)
@@ -109,8 +121,10 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     if method == "montecarlo":
         n_samples = check_int("samples", samples, 1, MAX_SAMPLES_PER_DECISION)
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
+        setter = None if profiles is None else profile_setter(profiles, r, st, used_seed,
+                                                                   n_samples)
         ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
-                                                       top, st, max_work, adaptive)
+                                                       top, st, max_work, adaptive, setter)
         if natural is not None:  # on the very deals the rows were scored on
             deals = sampled_deals(h, opponents, n_samples, used_seed)[:used]
             natural = natural.valued(natural_ev_on_deals(natural, r, deals), _best_ev(ranked))
@@ -138,5 +152,8 @@ def warm_up() -> None:
         arrange(hand, rules, opponents=1, top=2)
         valid_arrangements(hand, rules)
         arrange(hand, rules, opponents=1, method="montecarlo", samples=2, seed=1, top=1)
+    for rules in ("standard", "two-four"):  # the profiles' kernels
+        naive_rows(parse_hand(hand)[None, :], resolve_rules(rules))
+        considered(parse_hand(hand)[None, :], resolve_rules(rules))
     arrange(hand, opponents=1, method="known", top=1,
             opponent_hands=["2s 2d 3h 3s 4c 4d 5h 6s 7h 8c 9c Tc Jc"])

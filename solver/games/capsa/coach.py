@@ -110,6 +110,9 @@ from solver.games.capsa.strategy.tables import StrategyTables, tables_for
 from solver.validation import check_bool, check_choice, check_int
 
 METHODS = ("table", "montecarlo")
+# a hand's Monte Carlo seed -> what sets its sampled opponents: deals (S, O, 13) and the first
+# deal's number -> their rows (as :data:`solver.games.capsa.methods.exact.OpponentRows`)
+SetterFor = Callable[[int], Callable[[np.ndarray, int], exact.OpponentRows]]
 EXACT_EPS = 1e-9
 WORST = 10
 MISTAKES = ("foul", "natural_not_declared", "natural_declared", "flush_or_straight_unmade",
@@ -573,13 +576,16 @@ def _opponents(obj: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
 def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
            rules: RulesSpec = "standard", opponents: int = 3, method: str = "table",
            samples: int = 1000, seed: int = 0, card_removal: bool = True,
-           progress: Callable[[int], None] | None = None) -> ReviewReport:
+           progress: Callable[[int], None] | None = None,
+           opponent_setter: SetterFor | None = None) -> ReviewReport:
     """Review the hands of ``source``: text, or an iterable of lines (strings, or bytes to be
     read as UTF-8) or of hand objects; a line is plain text rows or JSON (see the module
     doc). Lines that do not parse, or whose cards are wrong, are reported with their 1-based
     line number and a one-line reason (blank lines and comments are skipped, and counted);
     the rest are reviewed.
-    ``progress(n)`` is called after each line."""
+    ``progress(n)`` is called after each line. ``opponent_setter`` (``montecarlo``): given a
+    hand's seed, what sets its sampled opponents instead of ``table`` (opponent profiles:
+    :func:`solver.games.capsa.profile.review`)."""
     r = resolve_rules(rules)
     check_choice("method", method, METHODS)
     opponents = check_int("opponents", opponents, 1, MAX_OPPONENTS)
@@ -604,7 +610,8 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
             stage = "fields"
             played = parse_played(value)
             stage = "review"
-            done.append(review_hand(played, prep, opponents, method, samples, seed, line))
+            done.append(review_hand(played, prep, opponents, method, samples, seed, line,
+                                    opponent_setter))
         except (InputError, CardError) as exc:
             code = ("cards" if isinstance(exc, CardError) else
                     "natural" if isinstance(exc, NaturalNotHeld) else stage)
@@ -618,7 +625,7 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
 
 def review_hand(played: Played, prep: Prepared, opponents: int = 3,
                 method: str = "table", samples: int = 1000, seed: int = 0,
-                line: int = 1) -> HandReview:
+                line: int = 1, opponent_setter: SetterFor | None = None) -> HandReview:
     """The review of one parsed hand under the prepared rules and tables (``opponents``
     unless its opponents' rows are given)."""
     rules, st = prep.rules, prep.tables
@@ -634,7 +641,7 @@ def review_hand(played: Played, prep: Prepared, opponents: int = 3,
                                                                    foul, natural)
     else:
         best_split, best_rows, best_ev, my_ev, nat_ev = _montecarlo_evs(
-            h, rules, st, n_opp, samples, seed, mine_rows, foul, natural)
+            h, rules, st, n_opp, samples, seed, mine_rows, foul, natural, opponent_setter)
     best: Arrangement | None = unpack_split(tuple(h.tolist()), best_split)
     rows_ev = best_ev
     if nat_ev is not None and nat_ev > best_ev:
@@ -678,14 +685,15 @@ def _table_evs(h: np.ndarray, prep: Prepared, n_opp: int,
 
 def _montecarlo_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int, samples: int,
                     seed: int, mine_rows: tuple[int, int, int] | None, foul: bool,
-                    natural: Natural | None
+                    natural: Natural | None, opponent_setter: SetterFor | None = None
                     ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
     """As :func:`_table_evs`, every EV on the same ``samples`` deals of the unseen cards (the
     deals of ``arrange(method="montecarlo", seed=hand_seed(seed, hand))``)."""
     sp = exact.valid_splits(h, rules)
     unseen = np.setdiff1d(np.arange(52), h)
     deals = deal(np.random.default_rng(hand_seed(seed, h)), samples, n_opp, unseen)
-    opp = exact.opponent_rows(deals, rules, st)
+    opp = (exact.opponent_rows(deals, rules, st) if opponent_setter is None
+           else opponent_setter(hand_seed(seed, h))(deals, 0))
     best = exact.exact_result(sp, rules, opp, 1, exact.candidates(sp, rules))[0]
     i = int(np.flatnonzero(sp.packed == best.split)[0])
     f, m, b = (int(x) for x in sp.rows[i])

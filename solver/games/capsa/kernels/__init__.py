@@ -18,6 +18,7 @@ from solver.games.capsa.kernels.evaluate import (
                                                subset_strengths,
 )
 from solver.games.capsa.kernels.naturals import natural_kind, natural_kinds
+from solver.games.capsa.kernels.profile import removal_row_terms_many, structured_rows
 from solver.games.capsa.kernels.removal import (
                                                removal_best_many,
                                                removal_odds,
@@ -35,6 +36,7 @@ from solver.games.capsa.kernels.splits import (
                                                count_valid_hand,
                                                count_valid_many,
                                                naive_best_many,
+                                               naive_rows_many,
                                                pareto_front,
                                                top_indices,
                                                valid_splits,
@@ -46,7 +48,7 @@ from solver.games.capsa.kernels.table import (
 
 __all__ = ["BASIC", "ONE_SIX", "SCOOP_ONE", "TWO_FOUR", "best_natural_split", "count_tied_pairs",
            "count_unfouled_pairs", "count_valid", "count_valid_hand", "count_valid_many",
-           "naive_best_many", "natural_kind", "natural_kinds", "pareto_front", "removal_best_many",
-           "removal_odds", "removal_tables", "removal_top", "score_candidates", "strength3",
-           "strength5", "strengths5_all", "subset_strengths", "table_best_many_full", "table_top",
+           "naive_best_many", "naive_rows_many", "natural_kind", "natural_kinds", "pareto_front", "removal_best_many",
+           "removal_odds", "removal_row_terms_many", "removal_tables", "removal_top", "score_candidates", "strength3",
+           "strength5", "strengths5_all", "structured_rows", "subset_strengths", "table_best_many_full", "table_top",
            "table_valid_evs", "top_indices", "valid_splits"]

@@ -19,11 +19,14 @@ time goes: on 2,000 random hands at 1,000 samples it drew 74.5% of the deals hea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from solver.games.capsa.columns import BatchColumns
 from solver.games.capsa.limits import MAX_SAMPLES_PER_DECISION, MAX_SEED
 from solver.games.capsa.methods.exact import (
+    OpponentRows,
     Scores,
     Splits,
     candidates,
@@ -83,12 +86,18 @@ def sampled_deals(hand: np.ndarray, opponents: int, samples: int, seed: int) -> 
     return deal(np.random.default_rng(seed), samples, opponents, unseen)
 
 
+# sets the sampled opponents of a block of deals (S, O, 13) that starts at deal ``start``
+OpponentSetter = Callable[[np.ndarray, int], OpponentRows]
+
+
 def sampled_scores(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
-                   st: StrategyTables, cand: np.ndarray, adaptive: bool = True
-                   ) -> tuple[Scores, int]:
+                   st: StrategyTables, cand: np.ndarray, adaptive: bool = True,
+                   setter: OpponentSetter | None = None) -> tuple[Scores, int]:
     """The candidates' scores on the deals drawn from ``seed``, and how many: all ``samples``
     of them, or with ``adaptive`` the first ones up to where the best candidate settles (see
-    the module's docstring). Each block is scored once; its sums add up to the answer."""
+    the module's docstring). Each block is scored once; its sums add up to the answer.
+    ``setter`` sets the sampled opponents (default: ``table`` with ``st``; an opponent
+    profile's, :func:`solver.games.capsa.profile.profile_setter`)."""
     deals = sampled_deals(sp.hand, opponents, samples, seed)
     step = block_size(samples)
     if not adaptive or len(cand) < 2 or samples < 2 * step:
@@ -96,7 +105,9 @@ def sampled_scores(sp: Splits, rules: Rules, opponents: int, samples: int, seed:
     total: Scores | None = None
     blocks: list[np.ndarray] = []
     for start in range(0, samples, step):
-        part = score_splits(sp, rules, opponent_rows(deals[start:start + step], rules, st), cand)
+        block = deals[start:start + step]
+        opp = opponent_rows(block, rules, st) if setter is None else setter(block, start)
+        part = score_splits(sp, rules, opp, cand)
         total = part if total is None else total + part
         blocks.append(part.points)
         if len(blocks) >= 2 and start + step < samples and \
@@ -108,13 +119,16 @@ def sampled_scores(sp: Splits, rules: Rules, opponents: int, samples: int, seed:
 
 def montecarlo_arrangements(sp: Splits, rules: Rules, opponents: int, samples: int, seed: int,
                             top: int, st: StrategyTables, max_work: int | None = None,
-                            adaptive: bool = True) -> tuple[list[RankedArrangement], int, int]:
+                            adaptive: bool = True, setter: OpponentSetter | None = None
+                            ) -> tuple[list[RankedArrangement], int, int]:
     """The ``top`` best splits on up to ``samples`` deals drawn from ``seed`` (``adaptive``:
     stopping once the best is settled), how many candidates were scored and on how many deals;
-    :class:`WorkLimitError` first when the work of all ``samples`` is over ``max_work``."""
+    :class:`WorkLimitError` first when the work of all ``samples`` is over ``max_work``.
+    ``setter``: how the sampled opponents set their hands (see :func:`sampled_scores`)."""
     cand = candidates(sp, rules)
     check_work(samples, opponents, len(cand), max_work)
-    scores, used = sampled_scores(sp, rules, opponents, samples, seed, st, cand, adaptive)
+    scores, used = sampled_scores(sp, rules, opponents, samples, seed, st, cand, adaptive,
+                                  setter)
     return ranked(sp, rules, scores, used, top, cand), len(cand), used
 
 
