@@ -114,6 +114,14 @@ class TokenRequest(Body):
     token: Token
 
 
+class AdviceRequest(TokenRequest):
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_PLAYERS - 1)] | None = Field(None, description=(
+            "Capsa: one opponent profile per opponent, in seat order after yours (the answer "
+            "of POST /v1/capsa/profile, fitted under the table's rules): the advice is Monte "
+            "Carlo against those players' habits instead of table's"))
+
+
 Version = Annotated[Int, Field(ge=0, le=2**62)] | None
 VERSION_FIELD = Field(
     default=None, description="the `version` of the view this request was made from: a resend "
@@ -294,10 +302,10 @@ def next_hand(body: NextRequest) -> dict:
     return service().next_hand(body.token, body.version)
 
 
-@json_endpoint(bp, "/advice", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/advice", AdviceRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="The solver's advice for my turn (Capsa: the best arrangements)")
-def advice(body: TokenRequest) -> dict:
-    return _guard(service().advice, body.token)
+def advice(body: AdviceRequest) -> dict:
+    return _guard(service().advice, body.token, body.opponent_profiles)
 
 
 @json_endpoint(bp, "/history", TokenRequest, None, tag=_TAG, errors=NOT_FOUND,
