@@ -3,8 +3,8 @@ review page takes a history of hands shown by two players (plain text rows with 
 name first, and JSON lines naming the player), builds one profile a player, shows each one's
 words (the server's, as the profile route answers them for the same lines) and its chart,
 keeps one "for this table"; the advice page then offers it and answers Monte Carlo against
-it, the same answer the arrange route gives with that profile, and says whom it is against.
-The pages stay within the viewport's width. Screenshots go to ``artefacts/profiles/``."""
+it, the same answer the arrange route gives with that profile, and says whom it is against;
+the play page's Hint asks against it as well. The pages stay within the viewport's width. Screenshots go to ``artefacts/profiles/``."""
 
 from __future__ import annotations
 
@@ -141,6 +141,27 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the advice page is {width}px wide"
         page.screenshot(path=str(ARTEFACTS / f"advice-against-{lang}-{view}.png"), full_page=True)
+
+        # the play page's Hint asks against it too (Capsa, heads-up)
+        page.goto(f"{live.url}/static/play.html?lang={lang}")
+        page.select_option("#game", "capsa")
+        page.select_option("#players", "2")
+        page.click("#start-btn")
+        page.wait_for_selector("#table:not([hidden])")
+        page.wait_for_selector("#hint-against:not([hidden])")
+        page.check("#hint-against-use")
+        assert page.input_value("#hint-against-1") == "Budi"
+        with page.expect_response("**/v1/sessions/advice") as res:
+            page.click("#hint-btn")
+        sent = res.value.request.post_data_json
+        assert sent["opponent_profiles"][0]["params"] == want["Budi"]["params"]
+        assert res.value.status == 200 and res.value.json()["method"] == "montecarlo"
+        page.wait_for_selector("#hint-against-line")
+        assert page.inner_text("#hint-against-line") == say(lang, "profile.advice.hint_against",
+                                                            names="Budi")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"] + 1, f"{view}: the play page is {width}px wide"
+        page.screenshot(path=str(ARTEFACTS / f"play-hint-against-{lang}-{view}.png"), full_page=True)
 
 
 def test_the_page_reads_the_player_as_the_coach_reads_the_id(history):

@@ -454,6 +454,11 @@ function showHint(adv) {
   const n = adv.natural;
   const valued = n && typeof n.ev === "number";
   box.appendChild(el("h3", null, t(valued && n.declare ? "play.hint.suggests_natural" : "play.hint.suggests")));
+  if (adv.against) {  // asked against the opponents' profiles: say whom
+    const who = el("p", "hint-against-line", t("profile.advice.hint_against", { names: adv.against.join(", ") }));
+    who.id = "hint-against-line";
+    box.appendChild(who);
+  }
   if (valued) {
     const best = adv.arrangements && adv.arrangements[0];
     const rows = best ? " (EV " + signed(best.ev) + ")" : "";
