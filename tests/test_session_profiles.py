@@ -75,3 +75,47 @@ def test_a_hint_that_takes_no_profiles_says_so(make_app, naive_profile):
     err = _post(c, "/v1/sessions/advice", {"token": v["token"],
                                            "opponent_profiles": [naive_profile]}, status=422)
     assert "takes no opponent_profiles" in err["error"]["message"]
+
+
+def _rows(arr):
+    return {k: arr[k] for k in ("front", "middle", "back")}
+
+
+def test_the_drill_deals_against_a_profile(make_app, naive_profile):
+    """Graded by Monte Carlo against the profiled player: the best rows it names lose nothing
+    on the same hand, the table's best loses what the answer says, and practising the hand
+    again grades it on the same deals."""
+    c = make_app().test_client()
+    plain = _post(c, "/v1/sessions/drill", {"rules": {"players": 2}, "seed": 9})
+    v = _post(c, "/v1/sessions/drill", {"rules": {"players": 2}, "seed": 9,
+                                        "opponent_profiles": [naive_profile]})
+    assert (plain["method"], plain["against_profiles"]) == ("table", 0)
+    assert (v["method"], v["against_profiles"]) == ("montecarlo", 1)
+    assert v["own_cards"] == plain["own_cards"]
+    hand = v["own_cards"]
+    table_best = _rows(solver.arrange(" ".join(hand), opponents=1).best.to_dict())
+    got = _post(c, "/v1/sessions/drill/move", {"token": v["token"], "move": table_best})["answer"]
+    ref = _post(c, "/v1/sessions/drill/move", {"token": plain["token"], "move": table_best})["answer"]
+    assert got["method"] == "montecarlo" and ref["method"] == "table" and ref["exact"]
+    assert got["ev"] != ref["ev"]  # other opponents, other values
+    assert got["best_ev"] >= got["ev"] and got["ev_lost"] == pytest.approx(got["best_ev"] - got["ev"], abs=1e-6)
+    same = {r: sorted(c) for r, c in _rows(got["best"]).items()} == {
+        r: sorted(c) for r, c in table_best.items()}
+    assert not same  # against this player the best rows are not table's
+    again = _post(c, "/v1/sessions/drill/again", {"token": v["token"], "n": 1})
+    assert again["own_cards"] == hand
+    best = _post(c, "/v1/sessions/drill/move", {"token": v["token"], "move": _rows(got["best"])})
+    assert best["answer"]["ev_lost"] == pytest.approx(0, abs=1e-9)
+    assert best["answer"]["best_ev"] == pytest.approx(got["best_ev"], abs=1e-9)
+
+
+@pytest.mark.parametrize("players, rules, words", [
+    (3, None, "1 profiles for 2 opponents"),
+    (2, "two-four", "other rules"),
+])
+def test_a_drill_with_bad_profiles_is_refused(make_app, naive_profile, players, rules, words):
+    c = make_app().test_client()
+    body = {"rules": {"players": players, **({"preset": rules} if rules else {})},
+            "opponent_profiles": [naive_profile]}
+    err = _post(c, "/v1/sessions/drill", body, status=422)["error"]
+    assert words in err["message"]

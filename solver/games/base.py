@@ -428,17 +428,21 @@ class DrillSpec:
     - ``check(hand, rules, draft)``: a move being built, checked as it grows;
     - ``natural_move(hand, rules)``: a move the hand may play whole at once (Capsa: declaring
       its natural), or None;
-    - ``opponents(rules)``: how many opponents the coach grades against.
+    - ``opponents(rules)``: how many opponents the coach grades against;
+    - ``profiles(rules, specs)``: the opponents' profiles checked (one an opponent, fitted
+      under ``rules``) and made JSON-ready to keep with the drill; ``grade`` then takes them
+      as ``opponent_profiles`` and grades against those players. None: the drill takes none.
     """
 
     title: str
     method: str
     mistakes: tuple[str, ...]
     deal: Callable[[int, Any], tuple[list[str], dict[str, Any]]]
-    grade: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
+    grade: Callable[..., dict[str, Any]]  # (hand, rules, move[, opponent_profiles=])
     check: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
     natural_move: Callable[[Sequence[str], Mapping[str, Any]], dict[str, Any] | None]
     opponents: Callable[[Mapping[str, Any]], int]
+    profiles: Callable[[Mapping[str, Any], Sequence[Any]], list[dict[str, Any]]] | None = None
 
 
 def from_json_via(new_game: Callable[..., GameState], game_name: str
