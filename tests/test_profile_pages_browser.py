@@ -4,7 +4,7 @@ name first, and JSON lines naming the player), builds one profile a player, show
 words (the server's, as the profile route answers them for the same lines) and its chart,
 keeps one "for this table"; the advice page then offers it and answers Monte Carlo against
 it, the same answer the arrange route gives with that profile, and says whom it is against;
-the play page's Hint asks against it as well. The pages stay within the viewport's width. Screenshots go to ``artefacts/profiles/``."""
+the play page's Hint asks against it as well, and the drill deals against it. The pages stay within the viewport's width. Screenshots go to ``artefacts/profiles/``."""
 
 from __future__ import annotations
 
@@ -162,6 +162,40 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the play page is {width}px wide"
         page.screenshot(path=str(ARTEFACTS / f"play-hint-against-{lang}-{view}.png"), full_page=True)
+
+        # the drill deals against the profile: every opponent set as Budi, graded so
+        page.evaluate("localStorage.removeItem('capsa-play-token')")
+        page.goto(f"{live.url}/static/play.html?lang={lang}")
+        page.select_option("#game", "capsa")
+        page.select_option("#mode", "drill")
+        page.select_option("#players", "2")
+        page.wait_for_selector("#drill-against-field:not([hidden])")
+        page.select_option("#drill-against", "Budi")
+        with page.expect_response("**/v1/sessions/drill") as res:
+            page.click("#start-btn")
+        sent = res.value.request.post_data_json
+        assert [p["params"] for p in sent["opponent_profiles"]] == [want["Budi"]["params"]]
+        drill = res.value.json()
+        assert drill["against_profiles"] == 1 and drill["method"] == "montecarlo"
+        page.wait_for_selector("#drill:not([hidden])")
+        rows = solver.arrange(" ".join(drill["own_cards"]), opponents=1).best.to_dict()
+        for c in rows["front"]:
+            page.click(f'#drill-hand button[data-card="{c}"]')
+        for key, row in (("2", "middle"), ("3", "back")):
+            for c in rows[row]:
+                page.focus(f'#drill-hand button[data-card="{c}"]')
+                page.keyboard.press(key)
+        page.wait_for_selector("#drill #foul.good")
+        with page.expect_response("**/v1/sessions/drill/move") as res:
+            page.click("#drill #set-rows-btn")
+        answer = res.value.json()["answer"]
+        assert answer["method"] == "montecarlo"
+        page.wait_for_selector("#drill-answer:not([hidden])")
+        assert page.inner_text("#drill-model") == say(lang, "profile.drill.model.one", n=1, name="Budi")
+        assert float(page.inner_text("#drill-best-ev")) == pytest.approx(answer["best_ev"], abs=1e-3)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"] + 1, f"{view}: the drill is {width}px wide"
+        page.screenshot(path=str(ARTEFACTS / f"drill-against-{lang}-{view}.png"), full_page=True)
 
 
 def test_the_page_reads_the_player_as_the_coach_reads_the_id(history):

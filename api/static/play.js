@@ -6,7 +6,7 @@
  * knows no game by name. */
 import { t, tn } from "./i18n.js";
 import { cardCounts, events, renderBoard } from "./play-board.js";
-import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill } from "./play-drill.js";
+import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill, syncDrillAgainst } from "./play-drill.js";
 import { initSort, renderPicker, sortHand } from "./play-picker.js";
 import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
@@ -128,6 +128,7 @@ function onModeChange() {
     o.textContent = tn(drill ? "play.setup.players_drill" : "play.setup.players_bots", n - 1, { players: n });
   });
   $("start-btn").textContent = t(drill ? "play.setup.start_drill" : "play.setup.start");
+  syncDrillAgainst(drill);
 }
 
 function onPlayersChange() {
