@@ -194,8 +194,10 @@ function playerCard(p) {
   const use = el("button", "primary pf-use", t("profile.use"));
   use.type = "button";
   use.addEventListener("click", () => {
+    // kept without the lines it could not read: it goes with every advice request
     const kept = Object.assign({}, prof);
     delete kept.elapsed_ms;
+    delete kept.errors;
     const ok = storeProfile(p.name, kept);
     use.textContent = ok ? t("profile.used", { name: p.name }) : t("profile.error.storage");
     art.dataset.stored = ok ? "true" : "false";
