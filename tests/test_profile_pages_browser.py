@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,19 @@ VIEWPORTS = {
 ARTEFACTS = Path(os.environ.get("ARTEFACTS_DIR", Path(__file__).resolve().parents[1] / "artefacts")) / "profiles"
 HAND = "As Ad Kh Kd Qc Js Ts 9h 7c 6d 5s 3c 2h"
 SAMPLES = 200
+# English words of the profiles' panel that must not be left in the other languages ("player"
+# is left out: it is the JSON field a line names its player in, notation in every language)
+ENGLISH = re.compile(r"\b(Hands?|hands|Player|profiles?|Profile|habits|table|Table|Fouls|naive|"
+                     r"random|Save|Use|against|Lines?|front|back|natural|strongest)\b")
+
+
+def _no_english_left(page, lang: str) -> None:
+    """The page's own words are translated; the server's are marked English (and removed)."""
+    if lang == "en":
+        return
+    page.evaluate("document.querySelectorAll('body [lang=en]').forEach(e => e.remove())")
+    left = sorted(set(ENGLISH.findall(page.evaluate("document.body.innerText"))))
+    assert not left, f"{lang}: English left on the page: {left}"
 
 
 def _history() -> tuple[str, dict[str, list[str]]]:
@@ -98,6 +112,12 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
 
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the review page is {width}px wide"
+        if view == "phone":  # fingertip-sized controls
+            for sel in ("#profile-btn", '.pf-player[data-player="Budi"] .pf-save',
+                        '.pf-player[data-player="Budi"] .pf-use'):
+                box = page.locator(sel).bounding_box()
+                assert box and box["height"] >= 44 and box["width"] >= 44, (sel, box)
+        _no_english_left(page, lang)
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTEFACTS / f"review-profiles-{lang}-{view}.png"), full_page=True)
 
@@ -140,6 +160,7 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
         assert seeded["arrangements"][0]["ev"] == pytest.approx(direct.best.ev, abs=1e-3)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the advice page is {width}px wide"
+        _no_english_left(page, lang)
         page.screenshot(path=str(ARTEFACTS / f"advice-against-{lang}-{view}.png"), full_page=True)
 
         # the play page's Hint asks against it too (Capsa, heads-up)
@@ -161,6 +182,7 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
                                                             names="Budi")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"] + 1, f"{view}: the play page is {width}px wide"
+        _no_english_left(page, lang)
         page.screenshot(path=str(ARTEFACTS / f"play-hint-against-{lang}-{view}.png"), full_page=True)
 
         # the drill deals against the profile: every opponent set as Budi, graded so
