@@ -66,6 +66,9 @@ def _history() -> tuple[str, dict[str, list[str]]]:
                                "back": best["back"]}))
     lines = [x for pair in zip(budi, lan) for x in pair]
     lines.insert(3, "5s 3c 2h | As Ad Kh 7c 6d | Kd Qc Js Ts 9h")  # names no player
+    dragon = "Budi | natural | 2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad"  # his declared natural
+    lines.append(dragon)
+    budi.append(dragon)
     per = {"Budi": budi, "Lan": [json.dumps({"id": "Lan", **{k: v for k, v in json.loads(x).items()
                                                             if k != "player"}}) for x in lan]}
     return "\n".join(["# Friday's table", *lines, ""]), per
@@ -83,6 +86,7 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
     want = {name: client.post("/v1/capsa/profile", json={"text": "\n".join(lines)}).get_json()
             for name, lines in per.items()}
     assert want["Budi"]["hands"] == 25 and want["Lan"]["hands"] == 25
+    assert want["Budi"]["naturals_declared"] == 1 and not want["Budi"]["errors"]
     viewport, options, lang = VIEWPORTS[view]
     with watched_page(browser, live.url, viewport, **options) as page:
         page.goto(f"{live.url}/static/review.html?lang={lang}")
@@ -98,6 +102,8 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
         # the line naming no player is listed (line 5 of the file: the comment is line 1)
         assert not page.locator("#pf-skipped-box").is_hidden()
         assert "5" in page.inner_text("#pf-skipped")
+        facts = page.locator('.pf-player[data-player="Budi"] .pf-facts').inner_text()
+        assert say(lang, "profile.player.naturals.one", n=1) in facts
         for name in ("Budi", "Lan"):
             card = page.locator(f'.pf-player[data-player="{name}"]')
             words = card.locator(".pf-words li").all_inner_texts()

@@ -9,6 +9,7 @@
 import { num, t, tn } from "./i18n.js";
 import { el } from "./play-ui.js";
 import { forgetProfile, profileNames, storeProfile, storedProfiles } from "./profiles.js";
+import { chosenRules } from "./review.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const NATURAL_WORDS = ["natural", "istimewa", "m\u1eadu binh", "mau binh"];  // the coach's
@@ -93,11 +94,6 @@ function showError(msg) {
   box.scrollIntoView({ block: "nearest" });
 }
 
-function rulesOfPage() {
-  const v = $("rules").value;
-  return v === "session" ? "standard" : v;
-}
-
 async function build(ev) {
   if (ev) ev.preventDefault();
   if (P.busy) return;
@@ -118,7 +114,7 @@ async function build(ev) {
   btn.textContent = t("profile.submitting");
   document.body.setAttribute("aria-busy", "true");
   try {
-    const rules = rulesOfPage();
+    const rules = chosenRules();
     const out = [];
     for (const p of players) {  // one at a time: the compute pool is shared
       const data = await post("/v1/capsa/profile", { text: p.lines.join("\n"), rules: rules });
