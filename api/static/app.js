@@ -418,6 +418,10 @@ import { profileNames, storedProfiles } from "./profiles.js";
   $("random-btn").addEventListener("click", dealRandom);
   $("method").addEventListener("change", () => {
     $("samples-field").hidden = $("method").value !== "montecarlo";
+    if ($("method").value !== "montecarlo" && $("against-use").checked) {
+      $("against-use").checked = false;  // the profiles are Monte Carlo's opponents
+      drawSlots();
+    }
   });
   form.addEventListener("submit", solve);
   $("opponents").addEventListener("change", drawSlots);
