@@ -126,6 +126,7 @@ def test_profiles_from_a_history_then_advice_against_one(browser, live, history,
         _no_english_left(page, lang)
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTEFACTS / f"review-profiles-{lang}-{view}.png"), full_page=True)
+        page.locator("#profiles").screenshot(path=str(ARTEFACTS / f"profiles-{lang}-{view}.png"))
 
         # the profile saved as a file is the profile
         with page.expect_download() as dl:

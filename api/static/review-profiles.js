@@ -18,7 +18,11 @@ const MAX_PLAYERS = 12;
 const $ = (id) => document.getElementById(id);
 const P = { busy: false, players: [] };
 
-function pct(x) { return num(100 * Number(x), 0) + "%"; }
+// a share as players read it: whole percents, one decimal under 10% (a 0.2% foul rate is not 0%)
+function pct(x) {
+  const v = 100 * Number(x);
+  return num(v, v > 0 && v < 9.95 ? 1 : 0) + "%";
+}
 
 /** The player a line names (trimmed), and the line to send for it; name null when it names
  *  none. JSON lines' "player" becomes the coach's "id", which the profile reader accepts. */
