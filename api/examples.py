@@ -44,6 +44,11 @@ FIXED: dict[str, dict[str, Any]] = {
                  '{"id": "deal 3", "front": "Kd Qc Js", "middle": "Ts 9h 7c 6d 5s", '
                  '"back": "As Ad Kh 3c 2h"}\n'),
         "rules": "standard", "opponents": 3},
+    "/v1/capsa/profile": {  # one player's shown hands: plain text rows or JSON lines
+        "text": (f"{ROWS['front']} | {ROWS['middle']} | {ROWS['back']}\n"
+                 "3c 4d 9s | Ac Ad Jh 8c 5s | 7s 7h 7d Qs Qh\n"
+                 '{"front": "Kd Qc Js", "middle": "Ts 9h 7c 6d 5s", "back": "As Ad Kh 3c 2h"}\n'),
+        "rules": "standard"},
     "/v1/big-two/moves": {"hand": "3d 3s 4c 5h 6c 7d", "current": "4s"},
     "/v1/big-two/classify": {"cards": "8s 9s Ts Js Qs"},
     "/v1/da-san/moves": {"hand": "3d 3s 4c 5h"},

@@ -114,6 +114,14 @@ class TokenRequest(Body):
     token: Token
 
 
+class AdviceRequest(TokenRequest):
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_PLAYERS - 1)] | None = Field(None, description=(
+            "Capsa: one opponent profile per opponent, in seat order after yours (the answer "
+            "of POST /v1/capsa/profile, fitted under the table's rules): the advice is Monte "
+            "Carlo against those players' habits instead of table's"))
+
+
 Version = Annotated[Int, Field(ge=0, le=2**62)] | None
 VERSION_FIELD = Field(
     default=None, description="the `version` of the view this request was made from: a resend "
@@ -173,6 +181,11 @@ class DrillCreateRequest(Body):
     seed: Annotated[Int, Field(ge=0, le=SEED_MAX)] | None = Field(
         default=None, description="seed of the drill's deals (random if omitted): hand n "
                                   "is seat 0's hand n of a play session of the same seed")
+    opponent_profiles: Annotated[list[dict[str, Any]], Field(
+        min_length=1, max_length=MAX_PLAYERS - 1)] | None = Field(None, description=(
+            "one opponent profile per opponent (players - 1; the answer of POST "
+            "/v1/capsa/profile, fitted under the drill's rules): each hand is graded by Monte "
+            "Carlo against opponents who set their hands as their profiles say"))
 
 
 class DrillNatural(Body):
@@ -294,10 +307,10 @@ def next_hand(body: NextRequest) -> dict:
     return service().next_hand(body.token, body.version)
 
 
-@json_endpoint(bp, "/advice", TokenRequest, None, tag=_TAG, errors=PLAY_ERRORS,
+@json_endpoint(bp, "/advice", AdviceRequest, None, tag=_TAG, errors=PLAY_ERRORS,
                summary="The solver's advice for my turn (Capsa: the best arrangements)")
-def advice(body: TokenRequest) -> dict:
-    return _guard(service().advice, body.token)
+def advice(body: AdviceRequest) -> dict:
+    return _guard(service().advice, body.token, body.opponent_profiles)
 
 
 @json_endpoint(bp, "/history", TokenRequest, None, tag=_TAG, errors=NOT_FOUND,
@@ -344,7 +357,7 @@ def delete(body: TokenRequest) -> dict:
                summary="Start a Capsa drill: your 13 cards, graded as soon as you set them")
 def drill_create(body: DrillCreateRequest) -> Any:
     rules = body.rules.spec() if body.rules is not None else None
-    session, view = _guard(drill().create, body.game, rules, body.seed)
+    session, view = _guard(drill().create, body.game, rules, body.seed, body.opponent_profiles)
     return {"token": session.token, **view}
 
 

@@ -3,6 +3,7 @@
    sent; the grid mirrors the cards it can read from it. Every word through i18n.js. */
 import { lang, t } from "./i18n.js";
 import { errorText } from "./play-ui.js";
+import { profileNames, storedProfiles } from "./profiles.js";
 
 {
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
@@ -28,6 +29,7 @@ import { errorText } from "./play-ui.js";
   const results = $("results");
   const solveBtn = $("solve-btn");
   const buttons = new Map(); // "As" -> button
+  let lastAgainst = null; // the players the last advice was against (their names)
 
   /* ---------- card text ---------- */
 
@@ -166,6 +168,43 @@ import { errorText } from "./play-ui.js";
     syncGrid();
   }
 
+  /* ---------- advice against this table (stored profiles) ---------- */
+
+  /** One select a opponent seat, each choosing one of the stored profiles (by name). */
+  function drawSlots() {
+    const names = profileNames();
+    $("against-box").hidden = !names.length;
+    const slots = $("against-slots");
+    const was = [...slots.querySelectorAll("select")].map((s) => s.value);
+    slots.replaceChildren();
+    slots.hidden = !$("against-use").checked;
+    const n = Number($("opponents").value);
+    for (let i = 0; i < n; i++) {
+      const field = el("div", "field");
+      const sel = el("select");
+      sel.id = "against-" + (i + 1);
+      const label = el("label", null, t("profile.advice.slot", { n: i + 1 }));
+      label.htmlFor = sel.id;
+      names.forEach((name) => {
+        const o = el("option", null, name);
+        o.value = name;
+        sel.appendChild(o);
+      });
+      sel.value = names.includes(was[i]) ? was[i] : names[i % names.length];
+      field.append(label, sel);
+      slots.appendChild(field);
+    }
+  }
+
+  /** The profiles chosen for the opponents, [{name, profile}], or null when not used. */
+  function chosenProfiles() {
+    if ($("against-box").hidden || !$("against-use").checked) return null;
+    const all = storedProfiles();
+    const picked = [...$("against-slots").querySelectorAll("select")]
+      .map((s) => ({ name: s.value, profile: all[s.value] }));
+    return picked.length && picked.every((x) => x.profile) ? picked : null;
+  }
+
   /* ---------- request ---------- */
 
   function requestBody() {
@@ -177,6 +216,11 @@ import { errorText } from "./play-ui.js";
       top: Number($("top").value),
     };
     if (!$("card-removal").checked) body.card_removal = false;
+    const against = chosenProfiles();
+    if (against) {  // advice against the stored players: Monte Carlo, one profile an opponent
+      body.method = "montecarlo";
+      body.opponent_profiles = against.map((x) => x.profile);
+    }
     if (body.method === "montecarlo") {
       const n = Number($("samples").value);
       if (Number.isFinite(n) && $("samples").value !== "") body.samples = n;
@@ -190,6 +234,8 @@ import { errorText } from "./play-ui.js";
     solveBtn.disabled = true;
     solveBtn.textContent = t("solver.solving");
     results.setAttribute("aria-busy", "true");
+    const against = chosenProfiles();
+    lastAgainst = against ? against.map((x) => x.name) : null;
     try {
       const resp = await fetch("/v1/capsa/arrange", {
         method: "POST",
@@ -299,6 +345,9 @@ import { errorText } from "./play-ui.js";
       parts.push(t("solver.valid", { n: data.valid_arrangements.toLocaleString(lang()) }));
     }
     if (typeof data.elapsed_ms === "number") parts.push(t("solver.elapsed", { ms: data.elapsed_ms.toFixed(1) }));
+    if (data.method === "montecarlo" && lastAgainst) {
+      parts.unshift(t("profile.advice.against", { names: lastAgainst.join(", ") }));
+    }
     $("summary").textContent = parts.join(" \u00b7 ");
     const old = results.querySelector(".natural");
     if (old) old.remove();
@@ -369,7 +418,21 @@ import { errorText } from "./play-ui.js";
   $("random-btn").addEventListener("click", dealRandom);
   $("method").addEventListener("change", () => {
     $("samples-field").hidden = $("method").value !== "montecarlo";
+    if ($("method").value !== "montecarlo" && $("against-use").checked) {
+      $("against-use").checked = false;  // the profiles are Monte Carlo's opponents
+      drawSlots();
+    }
   });
   form.addEventListener("submit", solve);
+  $("opponents").addEventListener("change", drawSlots);
+  $("against-use").addEventListener("change", () => {
+    if ($("against-use").checked) {
+      $("method").value = "montecarlo";
+      $("samples-field").hidden = false;
+    }
+    drawSlots();
+  });
+  window.addEventListener("storage", drawSlots);
+  drawSlots();
   syncGrid();
 }

@@ -9,6 +9,7 @@ import {
   $, ROWS, S, api, cardFace, cardsEl, cardsText, clearError, el, hooks, kindName, seatName, showError,
   signed,
 } from "./play-ui.js";
+import { profileNames, storedProfiles } from "./profiles.js";
 
 // A row's name as players say it: front/middle/back, atas/tengah/bawah, chi 3/2/1.
 const rowName = (r) => t("row." + r);
@@ -223,9 +224,66 @@ async function checkRows() {
   if (f) f.dataset.checked = String(seq);
 }
 
+// ------------------------------------------------------------------ hint against profiles
+// With opponent profiles kept in this browser (the review page's "use against this table"),
+// the table offers one a bot seat; Hint and Best then ask Monte Carlo against them.
+const AGAINST = {};  // seat -> the profile's name chosen for it
+
+function otherSeats(v) {
+  const n = v.observation.num_players;
+  return Array.from({ length: n - 1 }, (_, i) => (v.seat + 1 + i) % n);
+}
+
+function renderAgainst(v) {
+  const box = $("hint-against");
+  if (!box) return;
+  const names = profileNames();
+  box.hidden = !(names.length && v.your_turn && v.advisor);
+  if (box.hidden) return;
+  const slots = $("hint-against-slots");
+  slots.hidden = !$("hint-against-use").checked;
+  slots.textContent = "";
+  otherSeats(v).forEach((q, i) => {
+    const field = el("div", "field");
+    const sel = el("select");
+    sel.id = "hint-against-" + q;
+    const label = el("label", null, seatName(v, q));
+    label.htmlFor = sel.id;
+    names.forEach((name) => {
+      const o = el("option", null, name);
+      o.value = name;
+      sel.appendChild(o);
+    });
+    sel.value = names.includes(AGAINST[q]) ? AGAINST[q] : names[i % names.length];
+    AGAINST[q] = sel.value;
+    sel.addEventListener("change", () => { AGAINST[q] = sel.value; });
+    field.append(label, sel);
+    slots.appendChild(field);
+  });
+}
+
+// The profiles chosen for the other seats, in seat order after the human's, or null.
+function chosenAgainst(v) {
+  const box = $("hint-against");
+  if (!box || box.hidden || !$("hint-against-use").checked) return null;
+  const all = storedProfiles();
+  const picked = otherSeats(v).map((q) => ({ name: AGAINST[q], profile: all[AGAINST[q]] }));
+  return picked.every((x) => x.profile) ? picked : null;
+}
+
+function initAgainst() {
+  const use = $("hint-against-use");
+  if (!use) return;
+  use.addEventListener("change", () => { if (S.view) renderAgainst(S.view); });
+}
+
 export async function fillBest() {
   await hooks.run(async () => {
-    const adv = await api("/v1/sessions/advice", { token: S.token });
+    const body = { token: S.token };
+    const against = S.view && S.view.presentation === "capsa_rows" ? chosenAgainst(S.view) : null;
+    if (against) body.opponent_profiles = against.map((x) => x.profile);
+    const adv = await api("/v1/sessions/advice", body);
+    if (against) adv.against = against.map((x) => x.name);
     S.advice = adv;
     const a = adv.arrangements && adv.arrangements[0];
     // the advice is to declare the natural: the rows stay as they are, the natural's
@@ -357,9 +415,13 @@ export const capsaRows = {
     S.target = "front";
     S.check = null;
   },
-  hide() { $("capsa-rows").hidden = true; },
+  hide() {
+    $("capsa-rows").hidden = true;
+    $("hint-against").hidden = true;
+  },
   renderMine(v) {
     useEditor(TABLE);
+    renderAgainst(v);
     $("capsa-rows").hidden = !v.your_turn;
     $("mine-heading").textContent = t(v.your_turn ? "play.drill.mine" : "play.mine");
     renderCapsaMine(v);
@@ -373,3 +435,5 @@ export const capsaRows = {
   selectsCards: false,  // cards go to rows: Enter does not play a selection
   lastPlay: false,  // one move a seat, all 13 cards: the reveal shows them, not the seats
 };
+
+initAgainst();

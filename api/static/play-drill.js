@@ -8,6 +8,7 @@ import { capsaRows, renderCapsaMine, useEditor } from "./play-capsa.js";
 import {
   $, MODE_KEY, ROWS, S, TOKEN_KEY, api, cardFace, el, gameTitle, hooks, kindName, signed, words,
 } from "./play-ui.js";
+import { profileNames, storedProfiles } from "./profiles.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -51,8 +52,43 @@ const fmt = (x) => (x === null || x === undefined ? "—" : Number(x).toFixed(3)
 const short = (x) => String(Math.round(Number(x) * 1000) / 1000);  // an axis value: 20, 2.5
 
 // ------------------------------------------------------------------ session
+const AGAINST_KEY = "capsa-drill-against";  // the profile's name the drill deals against
+
+// The setup's choice of a kept profile to drill against (drill mode, profiles kept).
+export function syncDrillAgainst(drill) {
+  const names = profileNames();
+  const field = $("drill-against-field");
+  field.hidden = !(drill && names.length);
+  const sel = $("drill-against");
+  const was = sel.value;
+  sel.textContent = "";
+  const table = el("option", null, t("profile.drill.table"));
+  table.value = "";
+  sel.appendChild(table);
+  names.forEach((name) => {
+    const o = el("option", null, name);
+    o.value = name;
+    sel.appendChild(o);
+  });
+  sel.value = names.includes(was) ? was : "";
+}
+
+function againstName() {
+  try { return localStorage.getItem(AGAINST_KEY) || ""; } catch (e) { return ""; }
+}
+
 export async function startDrill(body) {
+  const name = $("drill-against-field").hidden ? "" : $("drill-against").value;
+  const profile = name ? storedProfiles()[name] : null;
+  if (profile) {  // every opponent set as that player
+    const players = (body.rules && body.rules.players) || 4;
+    body.opponent_profiles = Array.from({ length: players - 1 }, () => profile);
+  }
   const v = await api("/v1/sessions/drill", body);
+  try {
+    if (profile) localStorage.setItem(AGAINST_KEY, name);
+    else localStorage.removeItem(AGAINST_KEY);
+  } catch (e) { /* private mode */ }
   adoptDrill(v);
 }
 
@@ -186,8 +222,10 @@ function renderAnswer(v) {
     "drill.moved_best"));
   cmp.appendChild(rowsBlock(t(a.exact ? "drill.best_rows_same" : "drill.best_rows"), a.best, a.mine,
     "drill-best-rows", "drill.moved_yours"));
-  $("drill-model").textContent = tn("drill.model", a.opponents,
-    { method: has("method." + a.method) ? t("method." + a.method) : a.method });
+  $("drill-model").textContent = S.drill && S.drill.against_profiles
+    ? tn("profile.drill.model", a.opponents, { name: againstName() || "?" })
+    : tn("drill.model", a.opponents,
+      { method: has("method." + a.method) ? t("method." + a.method) : a.method });
 }
 
 // A hand holding a natural: both values beside Your EV / Best EV (declaring it, the best rows).

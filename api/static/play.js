@@ -6,7 +6,7 @@
  * knows no game by name. */
 import { t, tn } from "./i18n.js";
 import { cardCounts, events, renderBoard } from "./play-board.js";
-import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill } from "./play-drill.js";
+import { adoptDrill, drillNext, hideDrill, initDrill, showDrill, startDrill, syncDrillAgainst } from "./play-drill.js";
 import { initSort, renderPicker, sortHand } from "./play-picker.js";
 import { PRESENTATIONS, presentationOf } from "./play-presentations.js";
 import {
@@ -128,6 +128,7 @@ function onModeChange() {
     o.textContent = tn(drill ? "play.setup.players_drill" : "play.setup.players_bots", n - 1, { players: n });
   });
   $("start-btn").textContent = t(drill ? "play.setup.start_drill" : "play.setup.start");
+  syncDrillAgainst(drill);
 }
 
 function onPlayersChange() {
@@ -454,6 +455,11 @@ function showHint(adv) {
   const n = adv.natural;
   const valued = n && typeof n.ev === "number";
   box.appendChild(el("h3", null, t(valued && n.declare ? "play.hint.suggests_natural" : "play.hint.suggests")));
+  if (adv.against) {  // asked against the opponents' profiles: say whom
+    const who = el("p", "hint-against-line", t("profile.advice.hint_against", { names: adv.against.join(", ") }));
+    who.id = "hint-against-line";
+    box.appendChild(who);
+  }
   if (valued) {
     const best = adv.arrangements && adv.arrangements[0];
     const rows = best ? " (EV " + signed(best.ev) + ")" : "";

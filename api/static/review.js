@@ -152,15 +152,20 @@ function wholeNumber(id, name) {
   return n;
 }
 
+/** The rules chosen on the page: a preset's name, or the rules of this browser's session. */
+export function chosenRules() {
+  const rules = $("rules").value;
+  return rules === "session" && R.sessionRules ? R.sessionRules : rules;
+}
+
 function requestBody() {
   const text = $("lines").value;
   if (!text.trim()) {
     throw new Error(t("review.error.empty"));
   }
-  const rules = $("rules").value;
   const body = {
     text: text,
-    rules: rules === "session" && R.sessionRules ? R.sessionRules : rules,
+    rules: chosenRules(),
     opponents: Number($("opponents").value),
     method: $("method").value,
   };

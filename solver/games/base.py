@@ -280,9 +280,11 @@ class GameInfo:
     - ``utility_bounds(rules)``: the least and the most one seat can score in a hand under
       these rules (a ``rules_json`` document, or None for the defaults).
     - ``presentation``: how the play page shows the game (:class:`Presentation`).
-    - ``advice(observation, seed)``: the play page's Hint for the seat to act: the game's
-      ``hint`` if it has one (Capsa: the solver's arrangements), else its ``advise`` at the
-      default budget (``has_advice`` says whether there is any); ``review(observation,
+    - ``advice(observation, seed, opponent_profiles=None)``: the play page's Hint for the
+      seat to act: the game's ``hint`` if it has one (Capsa: the solver's arrangements), else
+      its ``advise`` at the default budget (``has_advice`` says whether there is any);
+      ``opponent_profiles`` only where ``hint_profiles`` says the hint takes them (Capsa:
+      Monte Carlo against those opponents' habits); ``review(observation,
       seed)``: a review of the seat's play from its view of the finished hand (None: none).
     - ``check_partial(observation, draft)``: a move being built, checked as it grows (what
       is complete, what is wrong so far); None when moves are picked whole.
@@ -313,7 +315,8 @@ class GameInfo:
     hidden_of: Callable[[GameState, int], dict[str, Any]] | None = None
     utility_bounds: Callable[[Mapping[str, Any] | None], tuple[float, float]] | None = None
     presentation: Presentation = Presentation()
-    hint: Callable[[Mapping[str, Any], int], dict[str, Any]] | None = None
+    hint: Callable[..., dict[str, Any]] | None = None
+    hint_profiles: bool = False  # the hint takes opponent_profiles (keyword)
     review: Callable[[Mapping[str, Any], int], dict[str, Any] | None] | None = None
     check_partial: Callable[[Mapping[str, Any], Any], dict[str, Any]] | None = None
     next_hand: Callable[[GameState], dict[str, Any]] = hands_stand_alone
@@ -325,8 +328,14 @@ class GameInfo:
         """Whether :meth:`advice` answers for this game."""
         return self.hint is not None or self.advise is not None
 
-    def advice(self, observation: Mapping[str, Any], seed: int) -> dict[str, Any]:
-        """The play page's Hint for the seat to act, from its observation only."""
+    def advice(self, observation: Mapping[str, Any], seed: int,
+               opponent_profiles: Sequence[Any] | None = None) -> dict[str, Any]:
+        """The play page's Hint for the seat to act, from its observation only (and, where the
+        game's hint takes them, the profiles of the opponents it plays against)."""
+        if opponent_profiles is not None:
+            if not self.hint_profiles or self.hint is None:
+                raise InputError(f"{self.name}'s hint takes no opponent_profiles")
+            return self.hint(observation, seed, opponent_profiles=opponent_profiles)
         if self.hint is not None:
             return self.hint(observation, seed)
         if self.advise is not None:
@@ -419,17 +428,21 @@ class DrillSpec:
     - ``check(hand, rules, draft)``: a move being built, checked as it grows;
     - ``natural_move(hand, rules)``: a move the hand may play whole at once (Capsa: declaring
       its natural), or None;
-    - ``opponents(rules)``: how many opponents the coach grades against.
+    - ``opponents(rules)``: how many opponents the coach grades against;
+    - ``profiles(rules, specs)``: the opponents' profiles checked (one an opponent, fitted
+      under ``rules``) and made JSON-ready to keep with the drill; ``grade`` then takes them
+      as ``opponent_profiles`` and grades against those players. None: the drill takes none.
     """
 
     title: str
     method: str
     mistakes: tuple[str, ...]
     deal: Callable[[int, Any], tuple[list[str], dict[str, Any]]]
-    grade: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
+    grade: Callable[..., dict[str, Any]]  # (hand, rules, move[, opponent_profiles=])
     check: Callable[[Sequence[str], Mapping[str, Any], Any], dict[str, Any]]
     natural_move: Callable[[Sequence[str], Mapping[str, Any]], dict[str, Any] | None]
     opponents: Callable[[Mapping[str, Any]], int]
+    profiles: Callable[[Mapping[str, Any], Sequence[Any]], list[dict[str, Any]]] | None = None
 
 
 def from_json_via(new_game: Callable[..., GameState], game_name: str

@@ -27,7 +27,7 @@ same hands and the same figures. What an answer names is only ever the seat's ow
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solver.cards import cards_named, parse_cards
@@ -98,10 +98,11 @@ class DrillService:
         session.state = {"n": n, "seed": seed, "replay_of": replay_of, "hand": list(hand),
                          "answer": None}
 
-    def create(self, game: str | None = None, rules: Any = None, seed: int | None = None
-               ) -> tuple[Session, dict[str, Any]]:
+    def create(self, game: str | None = None, rules: Any = None, seed: int | None = None,
+               opponent_profiles: Sequence[Any] | None = None) -> tuple[Session, dict[str, Any]]:
         """A new drill of ``game`` (default: the first game with a drill), its first hand
-        dealt."""
+        dealt; with ``opponent_profiles`` (one an opponent) every hand is graded against
+        those players."""
         games = drill_games()
         if game is None and games:
             game = games[0]
@@ -113,6 +114,10 @@ class DrillService:
         hand, rules_json = spec.deal(deal_seed, rules)
         meta = {"mode": MODE, "game": game, "seed": seed, "rules": rules_json, "hands": 0,
                 "figures": empty_figures(spec.mistakes)}
+        if opponent_profiles is not None:
+            if spec.profiles is None:
+                raise InputError(f"the {game} drill takes no opponent_profiles")
+            meta["opponent_profiles"] = spec.profiles(rules_json, opponent_profiles)
         session = Session("", game, meta, {}, 0, 0, 0, 0)
         self._start(session, 1, deal_seed, hand, None)
         created = self.store.create(game, session.meta, session.state)
@@ -173,7 +178,12 @@ class DrillService:
         if session.state.get("answer") is not None:
             raise SessionStateError(f"hand {session.state['n']} is answered; deal the next "
                                     "hand or practise one again")
-        answer = self._spec(session).grade(session.state["hand"], session.meta["rules"], move)
+        profiles = session.meta.get("opponent_profiles")
+        spec = self._spec(session)
+        answer = (spec.grade(session.state["hand"], session.meta["rules"], move)
+                  if profiles is None else
+                  spec.grade(session.state["hand"], session.meta["rules"], move,
+                             opponent_profiles=profiles))
         st = session.state
         session.state["answer"] = answer
         session.meta["hands"] = session.meta.get("hands", 0) + 1
@@ -270,7 +280,10 @@ class DrillService:
         natural_move = spec.natural_move(st["hand"], rules) if answer is None else None
         out = {"mode": MODE, "game": session.game, "title": spec.title,
                "rules": rules, "opponents": spec.opponents(rules),
-               "method": spec.method, "hand": st["n"], "replay_of": st.get("replay_of"),
+               "method": spec.method if not session.meta.get("opponent_profiles")
+               else "montecarlo",
+               "against_profiles": len(session.meta.get("opponent_profiles") or ()),
+               "hand": st["n"], "replay_of": st.get("replay_of"),
                "own_cards": list(st["hand"]), "answered": answer is not None,
                "natural_move": natural_move, "answer": answer,
                "hands_played": session.meta.get("hands", 0),

@@ -471,8 +471,11 @@ class SessionService:
         state = info.from_json(doc)
         return self._open(info, state, seat, bots, secrets.randbits(63), deal_seed=None)
 
-    def advice(self, token: str) -> dict[str, Any]:
-        """The solver's suggestion for the human's current decision, from its observation."""
+    def advice(self, token: str, opponent_profiles: Sequence[Any] | None = None
+               ) -> dict[str, Any]:
+        """The solver's suggestion for the human's current decision, from its observation
+        (and the opponents' profiles, one a seat after the human's, where the game's hint
+        takes them: Capsa's Monte Carlo against those players)."""
         session = self._load(token)
         state = self._state(session)
         seat = session.meta["seat"]
@@ -483,7 +486,7 @@ class SessionService:
         info = self._info(session.game)
         if not info.has_advice:
             raise SessionStateError(f"{info.name} has no advisor")
-        out = info.advice(obs, seed)
+        out = info.advice(obs, seed, opponent_profiles)
         self.check_no_leak(out, state, seat)
         return out
 

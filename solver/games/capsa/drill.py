@@ -1,7 +1,8 @@
 """Capsa's solo drill (``GameInfo.drill``, run by :mod:`solver.sessions.drill`): seat 0's 13
 cards of a dealt table, the rows set (or the natural declared) graded at once by the coach
 (:func:`solver.games.capsa.coach.review_hand`, the ``table`` method) against ``players - 1``
-opponents.
+opponents; or, given the opponents' profiles, by Monte Carlo against those players (the
+coach's review with ``opponent_profiles``, :func:`solver.games.capsa.profile.review`).
 
 Every function reads the drill's rules as the table's ``rules_json`` (the scoring rules plus
 ``players``) and the seat's hand as card strings.
@@ -9,6 +10,7 @@ Every function reads the drill's rules as the table's ``rules_json`` (the scorin
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +20,8 @@ from solver.games.base import DrillSpec
 from solver.games.capsa.coach import MISTAKES, parse_played, review_hand
 from solver.games.capsa.naturals import detect_natural
 from solver.games.capsa.prepared import prepare
+from solver.games.capsa.profile import checked_profiles
+from solver.games.capsa.profile import review as profile_review
 from solver.games.capsa.referee import make_seat
 from solver.games.capsa.review import check_rows, scoring_rules
 from solver.games.capsa.rules import Rules, resolve_rules
@@ -26,6 +30,7 @@ from solver.games.capsa.splits import Arrangement
 TITLE = "Capsa Susun drill"
 METHOD = "table"
 HAND_SIZE = 13
+PROFILE_SAMPLES = 1000  # Monte Carlo deals a hand graded against profiles
 
 
 def _rules(rules: Mapping[str, Any]) -> Rules:
@@ -78,19 +83,33 @@ def _played(hand: Sequence[str], rules: Rules, move: Any) -> Any:
     return parse_played({"hand": list(hand), **arr.to_dict()})
 
 
-def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any) -> dict[str, Any]:
+def grade(hand: Sequence[str], rules: Mapping[str, Any], move: Any,
+          opponent_profiles: Sequence[Any] | None = None) -> dict[str, Any]:
     """The coach's answer to the rows set (or the natural declared): your EV, the best EV,
     the EV lost, the best arrangement and the mistake class; on a hand holding a natural,
-    ``natural_ev`` and ``rows_ev`` (declaring it, the best rows; None otherwise)."""
+    ``natural_ev`` and ``rows_ev`` (declaring it, the best rows; None otherwise). With
+    ``opponent_profiles`` (one an opponent): Monte Carlo against those players."""
     r = _rules(rules)
     played = _played(hand, r, move)
-    d = review_hand(played, prepare(r), opponents(rules), METHOD).to_dict()
+    method = METHOD
+    if opponent_profiles is None:
+        d = review_hand(played, prepare(r), opponents(rules), METHOD).to_dict()
+    else:  # the same hand is graded on the same deals: its seed is the hand's
+        method = "montecarlo"
+        line = ({"hand": list(hand), "natural": True} if played.rows is None else
+                {"hand": list(hand), **played.rows.to_dict()})
+        report = profile_review([line], r, opponents(rules), method, PROFILE_SAMPLES,
+                                zlib.crc32(" ".join(sorted(hand)).encode()),
+                                opponent_profiles=opponent_profiles)
+        if report.errors:
+            raise InputError(report.errors[0].error)
+        d = report.hands[0].to_dict()
     return {"mine": d["mine"], "best": d["best"], "ev": d["ev"], "best_ev": d["best_ev"],
             "ev_lost": d["ev_lost"], "exact": d["exact"], "mistake": d["mistake"],
             "mistakes": d["mistakes"], "natural": d["natural"],
             "natural_ev": d.get("natural_ev"), "rows_ev": d.get("rows_ev"),
             "declared_natural": played.rows is None, "opponents": d["opponents"],
-            "method": METHOD}
+            "method": method}
 
 
 def check(hand: Sequence[str], rules: Mapping[str, Any], rows: Any) -> dict[str, Any]:
@@ -98,6 +117,14 @@ def check(hand: Sequence[str], rules: Mapping[str, Any], rows: Any) -> dict[str,
     if not isinstance(rows, Mapping):
         raise InputError("rows is an object {front, middle, back} of card lists")
     return check_rows(hand, rules, rows)
+
+
+def profiles(rules: Mapping[str, Any], specs: Sequence[Any]) -> list[dict[str, Any]]:
+    """The opponents' profiles for a drill under ``rules``: checked (one an opponent, fitted
+    under these rules) and kept without their words (the drill keeps them with the session)."""
+    checked = checked_profiles(specs, _rules(rules), opponents(rules))
+    return [{k: v for k, v in p.to_dict().items() if k not in ("words", "errors")}
+            for p in checked]
 
 
 def natural_move(hand: Sequence[str], rules: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -113,4 +140,4 @@ def drill(new_game: Callable[..., Any]) -> DrillSpec:
     which builds the registry entry from this module)."""
     return DrillSpec(title=TITLE, method=METHOD, mistakes=tuple(MISTAKES),
                      deal=dealer(new_game), grade=grade, check=check,
-                     natural_move=natural_move, opponents=opponents)
+                     natural_move=natural_move, opponents=opponents, profiles=profiles)

@@ -425,7 +425,9 @@ GAME = GameInfo(
     utility_bounds=utility_bounds,
     presentation=Presentation(name="capsa_rows", own_cards=own_cards, board=present.board,
                               log=present.log),
-    hint=lambda observation, seed: review.advice(observation, seed=seed),
+    hint=lambda observation, seed, opponent_profiles=None: review.advice(
+        observation, seed=seed, opponent_profiles=opponent_profiles),
+    hint_profiles=True,
     review=natural_review,
     check_partial=review.check_partial,
     drill=drill(new_game),

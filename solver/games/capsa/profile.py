@@ -670,7 +670,8 @@ def describe(p: Profile) -> list[str]:
     s = p.summary
     q = p.shares()
     out = [f"fitted on {p.hands:,} hands set in rows"
-           + (f" ({p.naturals_declared:,} declared naturals besides)" if p.naturals_declared
+           + (f" ({p.naturals_declared:,} declared natural{'s' if p.naturals_declared != 1 else ''}"
+              " besides)" if p.naturals_declared
               else "") + ", with a prior toward table"]
     if not s:
         return out

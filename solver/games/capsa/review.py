@@ -38,14 +38,19 @@ def scoring_rules(rules: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def advice(observation: Mapping[str, Any], method: str = "table", seed: int = 0,
-           top: int = ADVICE_TOP) -> dict[str, Any]:
+           top: int = ADVICE_TOP, opponent_profiles: Sequence[Any] | None = None
+           ) -> dict[str, Any]:
     """The solver's best arrangements of the observing seat's 13 cards (from the
-    observation only: the other hands are never looked at)."""
+    observation only: the other hands are never looked at). With ``opponent_profiles`` (one
+    an opponent) the advice is Monte Carlo against those players' habits."""
     from solver.games.capsa.arrange import arrange
 
     me = observation["player"]
+    if opponent_profiles is not None:
+        method = "montecarlo"
     res = arrange(observation["hands"][me], scoring_rules(observation["rules"]),
-                        observation["num_players"] - 1, method, 1000, seed=seed, top=top)
+                        observation["num_players"] - 1, method, 1000, seed=seed, top=top,
+                        opponent_profiles=opponent_profiles)
     return res.to_dict()
 
 
