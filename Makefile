@@ -32,7 +32,7 @@ test: install
 	$(PY) -c "from solver.warmup import warm_up; warm_up()"
 	# one BLAS thread a process: the parallelism is the test processes (BLAS threads on these
 	# small products only wait on each other, several times slower on a busy machine)
-	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(PYTEST_WORKERS)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: install
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
