@@ -14,8 +14,8 @@ import os
 
 from solver.batch.output import write_stdout, write_whole
 from solver.cli.common import rules_argument
-from solver.cli.review import file_lines
 from solver.errors import InputError
+from solver.games.capsa.coach import file_lines
 from solver.games.capsa.profile import profile
 
 

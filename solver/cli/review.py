@@ -24,7 +24,7 @@ from solver.batch.lines import error_record
 from solver.batch.output import write_stdout, write_whole
 from solver.cli.common import int_arg, rules_argument
 from solver.errors import InputError
-from solver.games.capsa.coach import METHODS
+from solver.games.capsa.coach import METHODS, file_lines
 from solver.games.capsa.profile import review
 
 
@@ -61,23 +61,6 @@ def format_review(rep: dict[str, Any]) -> str:
     if len(rep["errors"]) > 20:
         lines.append(f"... and {len(rep['errors']) - 20:,} more lines not reviewed (--json lists all)")
     return "\n".join(lines)
-
-
-def file_lines(path: str) -> list[bytes]:
-    """The lines of a file, or of standard input for ``-``, as bytes (each is read as UTF-8
-    on its own, so one bad line does not stop the others); a UTF-8 byte-order mark opening
-    the file is dropped."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.splitlines()  # at \n, \r\n and \r, as text was split before
 
 
 def check_errors_path(path: str, source: str) -> None:

@@ -84,7 +84,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -573,6 +574,52 @@ def _opponents(obj: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
     return tuple(given)
 
 
+def line_code(exc: Exception, stage: str) -> str:
+    """:attr:`LineError.code` of a refusal at ``stage`` of reading or reviewing a line."""
+    return ("cards" if isinstance(exc, CardError) else
+            "natural" if isinstance(exc, NaturalNotHeld) else stage)
+
+
+def played_lines(items: Iterable[object]) -> Iterator[tuple[int, Played | LineError]]:
+    """Each hand line of ``items`` (text lines, bytes read as UTF-8, or hand objects) as the
+    coach reads it: its 1-based number and the hand, or why it could not be read (a
+    :class:`LineError`); blank lines and ``#`` comments are skipped. One bad line never
+    stops the others: the review and the opponent profiles read their lines here."""
+    for line, item in enumerate(items, 1):
+        stage = "unreadable"  # what a refusal at this point means, for LineError.code
+        result: Played | LineError
+        try:
+            value: object = decode_line(item) if isinstance(item, bytes) else item
+            if isinstance(value, str):
+                if not value.strip() or value.lstrip().startswith("#"):
+                    continue
+                check_text(value)
+                stage = "format"
+                value = read_line(value)
+            stage = "fields"
+            result = parse_played(value)
+        except (InputError, CardError) as exc:
+            result = LineError(line, one_line(str(exc)), line_code(exc, stage))
+        yield line, result
+
+
+def file_lines(path: str) -> list[bytes]:
+    """The lines of a file, or of standard input for ``-``, as bytes (each is read as UTF-8
+    on its own, so one bad line does not stop the others); a UTF-8 byte-order mark opening
+    the file is dropped."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.splitlines()  # at \n, \r\n and \r, as text was split before
+
+
 def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
            rules: RulesSpec = "standard", opponents: int = 3, method: str = "table",
            samples: int = 1000, seed: int = 0, card_removal: bool = True,
@@ -597,25 +644,15 @@ def review(source: str | Iterable[str | bytes | Mapping[str, Any]],
         split_text(source) if isinstance(source, str) else source)
     done: list[HandReview] = []
     errors: list[LineError] = []
-    for line, item in enumerate(items, 1):
-        stage = "unreadable"  # what a refusal at this point means, for LineError.code
-        try:
-            value: object = decode_line(item) if isinstance(item, bytes) else item
-            if isinstance(value, str):
-                if not value.strip() or value.lstrip().startswith("#"):
-                    continue
-                check_text(value)
-                stage = "format"
-                value = read_line(value)
-            stage = "fields"
-            played = parse_played(value)
-            stage = "review"
-            done.append(review_hand(played, prep, opponents, method, samples, seed, line,
-                                    opponent_setter))
-        except (InputError, CardError) as exc:
-            code = ("cards" if isinstance(exc, CardError) else
-                    "natural" if isinstance(exc, NaturalNotHeld) else stage)
-            errors.append(LineError(line, one_line(str(exc)), code))
+    for line, played in played_lines(items):
+        if isinstance(played, LineError):
+            errors.append(played)
+        else:
+            try:
+                done.append(review_hand(played, prep, opponents, method, samples, seed, line,
+                                        opponent_setter))
+            except (InputError, CardError) as exc:
+                errors.append(LineError(line, one_line(str(exc)), line_code(exc, "review")))
         if progress is not None:
             progress(1)
     return ReviewReport(tuple(done), tuple(errors), method, r,

@@ -51,16 +51,15 @@ from typing import Any
 
 import numpy as np
 
-from solver.errors import CardError, InputError, RulesError
+from solver.errors import InputError, RulesError
 from solver.games.capsa.coach import (
     LineError,
     ReviewReport,
-    check_text,
     decode_line,
+    file_lines,
     json_problem,
     one_line,
-    parse_played,
-    read_line,
+    played_lines,
     split_text,
 )
 from solver.games.capsa.coach import review as coach_review
@@ -531,15 +530,7 @@ def read_hands(source: str | os.PathLike[str] | Iterable[object], rules: Rules
     natural), and the lines that could not be read, each ``{"line", "error"}``."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
                                            and "{" not in source):
-        path = os.fspath(source)
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror}") from None
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
-        items: Iterable[object] = data.splitlines()
+        items: Iterable[object] = file_lines(os.fspath(source))
     elif isinstance(source, str):
         items = split_text(source)
     elif isinstance(source, (bytes, Mapping)):
@@ -548,27 +539,17 @@ def read_hands(source: str | os.PathLike[str] | Iterable[object], rules: Rules
         items = source
     out: list[tuple[np.ndarray, tuple[int, int, int] | None]] = []
     errors: list[dict] = []
-    for line, item in enumerate(items, 1):
+    for line, played in played_lines(items):
         if len(out) + len(errors) >= MAX_PROFILE_HANDS:
             raise InputError(f"a profile is fitted on at most {MAX_PROFILE_HANDS:,} hands")
-        stage = "unreadable"  # what a refusal at this point means (the coach's line codes)
-        try:
-            value: object = decode_line(item) if isinstance(item, bytes) else item
-            if isinstance(value, str):
-                if not value.strip() or value.lstrip().startswith("#"):
-                    continue
-                check_text(value)
-                stage = "format"
-                value = read_line(value)  # plain text rows or JSON, as the coach reads them
-            stage = "fields"
-            played = parse_played(value)
-            if played.rows is None and detect_natural(played.hand, rules) is None:
-                stage = "natural"
-                raise InputError("natural is true but the hand holds no natural under these rules")
-            out.append((played.hand, None if played.rows is None else row_strengths(played.rows, rules)))
-        except (InputError, CardError) as exc:
-            errors.append(LineError(line, one_line(str(exc)),
-                                    "cards" if isinstance(exc, CardError) else stage).to_dict())
+        if isinstance(played, LineError):
+            errors.append(played.to_dict())
+        elif played.rows is None and detect_natural(played.hand, rules) is None:
+            errors.append(LineError(line, "natural is true but the hand holds no natural "
+                                          "under these rules", "natural").to_dict())
+        else:
+            out.append((played.hand,
+                        None if played.rows is None else row_strengths(played.rows, rules)))
     return out, errors
 
 
