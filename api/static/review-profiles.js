@@ -9,7 +9,7 @@
 import { num, t, tn } from "./i18n.js";
 import { el } from "./play-ui.js";
 import { forgetProfile, profileNames, storeProfile, storedProfiles } from "./profiles.js";
-import { chosenRules } from "./review.js";
+import { api, chosenRules } from "./review.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const NATURAL_WORDS = ["natural", "istimewa", "m\u1eadu binh", "mau binh"];  // the coach's
@@ -69,28 +69,6 @@ export function splitByPlayer(text) {
   return { players: [...players.values()], unnamed: unnamed };
 }
 
-async function post(path, body) {
-  let r;
-  try {
-    r = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new Error(t("review.error.unreachable", { detail: e.message }));
-  }
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) {
-    const err = data && data.error;
-    throw new Error(t("profile.error.refused",
-      { message: err && err.message ? err.message : t("review.error.status", { status: r.status }) }));
-  }
-  if (!data) throw new Error(t("review.error.unreadable"));
-  return data;
-}
-
 function showError(msg) {
   const box = $("error");
   box.textContent = msg;
@@ -121,7 +99,8 @@ async function build(ev) {
     const rules = chosenRules();
     const out = [];
     for (const p of players) {  // one at a time: the compute pool is shared
-      const data = await post("/v1/capsa/profile", { text: p.lines.join("\n"), rules: rules });
+      const data = await api("/v1/capsa/profile", { text: p.lines.join("\n"), rules: rules },
+        "profile.error.refused");
       out.push({ name: p.name, numbers: p.numbers, profile: data });
     }
     P.players = out;

@@ -87,7 +87,9 @@ function showError(msg) {
 function clearError() { $("error").hidden = true; $("error").textContent = ""; }
 function notice(msg) { $("notice").textContent = msg || ""; $("notice").hidden = !msg; }
 
-async function api(path, body) {
+/* POST a JSON body; the answer's JSON, or an Error in the page's language naming the API's
+ * refusal (``refusedKey``: the sentence it is said in). The profiles panel posts with it too. */
+export async function api(path, body, refusedKey = "review.error.refused") {
   let r;
   try {
     r = await fetch(path, {
@@ -106,7 +108,7 @@ async function api(path, body) {
     let msg = err && err.message ? err.message : t("review.error.status", { status: r.status });
     const more = ((err && err.problems) || []).map((p) => p.message).filter((m) => m && !msg.includes(m));
     if (more.length) msg += " " + t("review.error.also", { more: more.join("; ") });
-    msg = t("review.error.refused", { message: msg });
+    msg = t(refusedKey, { message: msg });
     const e = new Error(msg);
     e.status = r.status;
     e.code = err && err.code;
