@@ -8,11 +8,10 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
-import os
 from pathlib import Path
 
 import pytest
-from test_serve import HAND, Server, _nginx_installed
+from test_serve import FRONTS, HAND, served_stack
 
 from api.front import accepts_gzip, gzip_answer
 from api.proxy import GZIP_LEVEL, GZIP_MIN_LENGTH, GZIP_TYPES, nginx_config
@@ -20,21 +19,11 @@ from api.proxy import GZIP_LEVEL, GZIP_MIN_LENGTH, GZIP_TYPES, nginx_config
 DOCS_BUDGET = 700_000  # bytes of /docs on the wire
 TEXT = ("/docs", "/openapi.json", "/", "/static/review.html", "/static/review.js",
         "/static/review.css", "/static/play.js", "/static/style.css")
-FRONTS = [pytest.param("nginx", marks=pytest.mark.skipif(
-              not _nginx_installed() and not os.environ.get("CI"),
-              reason="nginx is not installed (.ci/run installs it)")),
-          "embedded"]
 
 
 @pytest.fixture(scope="module", params=FRONTS)
 def stack(request, tmp_path_factory):
-    srv = Server(1, "--compute-workers", "0", "--sessions-db",
-                 str(tmp_path_factory.mktemp("gzip") / "sessions.sqlite3"), front=request.param)
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        assert srv.stop() == 0
+    yield from served_stack(request.param, tmp_path_factory.mktemp("gzip"))
 
 
 def fetch(port: int, method: str, path: str, headers: dict[str, str] | None = None,

@@ -5,33 +5,22 @@ again, and "Try it out" on a route sends the document's example and gets a 200."
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from browser_support import DESKTOP, watched_page
-from test_serve import Server, _nginx_installed
+from test_serve import FRONTS, served_stack
 
 pytestmark = pytest.mark.browser
 
 DOCS_BUDGET = 700_000
 PHONE = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": (DESKTOP, {}), "phone": (PHONE, {"has_touch": True, "is_mobile": True})}
-FRONTS = [pytest.param("nginx", marks=pytest.mark.skipif(
-              not _nginx_installed() and not os.environ.get("CI"),
-              reason="nginx is not installed (.ci/run installs it)")),
-          "embedded"]
 TRIED = ("operations-capsa-capsa_arrange", "operations-capsa-capsa_review")
 
 
 @pytest.fixture(scope="module", params=FRONTS)
 def stack(request, tmp_path_factory):
-    srv = Server(1, "--compute-workers", "0", "--sessions-db",
-                 str(tmp_path_factory.mktemp("docs") / "sessions.sqlite3"), front=request.param)
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        assert srv.stop() == 0
+    yield from served_stack(request.param, tmp_path_factory.mktemp("docs"))
 
 
 def _navigation(page) -> dict:

@@ -11,13 +11,12 @@ import base64
 import hashlib
 import http.client
 import json
-import os
 import re
 import socket
 from collections.abc import Iterable
 
 import pytest
-from test_serve import HAND, Server, _nginx_installed
+from test_serve import FRONTS, HAND, served_stack
 
 from api.endpoint import MAX_BODY_BYTES as MAX_BODY
 from api.front import FrontConfig, create_front
@@ -30,22 +29,11 @@ PAGES = ("/", "/static/play.html", "/static/review.html")
 SECURITY = ("X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
             "Content-Security-Policy")
 
-# nginx's cases are skipped only where it is missing and CI is not set (CI installs it).
-FRONTS = [pytest.param("nginx", marks=pytest.mark.skipif(
-              not _nginx_installed() and not os.environ.get("CI"),
-              reason="nginx is not installed (.ci/run installs it)")),
-          "embedded"]
 
 
 @pytest.fixture(scope="module", params=FRONTS)
 def stack(request, tmp_path_factory):
-    srv = Server(1, "--compute-workers", "0", "--sessions-db",
-                 str(tmp_path_factory.mktemp("fronts") / "sessions.sqlite3"), front=request.param)
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        assert srv.stop() == 0
+    yield from served_stack(request.param, tmp_path_factory.mktemp("fronts"))
 
 
 def test_both_fronts_take_their_limits_from_one_place(tmp_path):
