@@ -391,5 +391,8 @@ class ProfileResponse(BaseModel):
     heldout: dict[str, Any] | None = Field(description="log-likelihood per held-back hand, "
                                            "the profile's and table's")
     words: list[str] = Field(description="what the profile learnt, in plain words")
+    words_i18n: list[dict[str, Any]] = Field(
+        default=[], description="the same as message keys with parameters "
+                                "({key, params}), for a page to say in its language")
     errors: list[LineErrorOut] = Field(description="the lines that could not be read")
     elapsed_ms: float

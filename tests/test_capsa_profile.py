@@ -383,3 +383,28 @@ def test_an_adaptive_run_against_profiles_scores_the_full_runs_first_deals():
         want = ranked(sp, R, score_splits(sp, R, profile_setter(profs, R, st, seed, 400)(deals, 0),
                                           cand), used, 3, cand)
         assert [(a.split, a.ev) for a in got.arrangements] == [(a.split, a.ev) for a in want]
+
+
+@pytest.mark.parametrize("lang", ["en", "id", "vi"])
+def test_the_profiles_words_as_keys_say_the_same_in_every_language(lang):
+    """The keyed words (``words_i18n``) give the English words word for word from the
+    English catalog, and every key a profile can say exists in each language."""
+    from api.i18n import messages
+    from api.i18n import t as say
+    rules = resolve_rules("standard")
+    hands = deal(np.random.default_rng(11), 60, 1)[:, 0]
+    packed, _ = naive_play(hands, rules)
+    shown = [unpack_split(h, int(p)).to_dict() for h, p in zip(hands, packed)]
+    natural = "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"  # a dragon: declared
+    profiles = [solver.profile(shown, rules="standard"), Profile.table(),
+                solver.profile(shown[:30] + [{"hand": natural, "natural": True}] * 2,
+                               rules="standard")]
+    for prof in profiles:
+        d = prof.to_dict()
+        assert len(d["words_i18n"]) == len(d["words"])
+        said = [say(lang, m["key"], **m["params"]) for m in d["words_i18n"]]
+        assert all(m["key"] in messages(lang) for m in d["words_i18n"])
+        if lang == "en":
+            assert said == d["words"]
+        else:
+            assert said != d["words"]

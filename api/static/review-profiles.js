@@ -141,11 +141,16 @@ function playerCard(p) {
   }
   art.appendChild(el("p", "pf-facts", facts.join(" \u00b7 ")));
   if (prof.hands < 20) art.appendChild(el("p", "hint pf-few", t("profile.player.few")));
-  // the profile's words are the server's (English): quoted and marked so
+  // what the profile learnt, in the page's language from its message keys (an older
+  // server's answer without them: its English words, marked so)
   art.appendChild(el("h4", null, t("profile.words.heading")));
   const words = el("ul", "pf-words");
-  words.lang = "en";
-  (prof.words || []).forEach((w) => words.appendChild(el("li", null, w)));
+  if (Array.isArray(prof.words_i18n) && prof.words_i18n.length) {
+    prof.words_i18n.forEach((m) => words.appendChild(el("li", null, t(m.key, m.params || {}))));
+  } else {
+    words.lang = "en";
+    (prof.words || []).forEach((w) => words.appendChild(el("li", null, w)));
+  }
   art.appendChild(words);
   art.appendChild(el("h4", null, t("profile.chart.heading")));
   art.appendChild(habitChart(prof));

@@ -84,6 +84,7 @@ from solver.games.capsa.strategy.tables import (
     plain_tables,
     tables_for,
 )
+from solver.games.lines import msg
 
 FORMAT = "capsa-profile"
 VERSION = 1
@@ -345,7 +346,8 @@ class Profile:
                 "params": dict(zip(PARAM_NAMES, (float(x) for x in self.params))),
                 "shares": {k: round(v, 6) for k, v in self.shares().items()},
                 "summary": dict(self.summary), "heldout": self.heldout,
-                "words": self.words(), "errors": list(self.errors)}
+                "words": self.words(), "words_i18n": describe_messages(self),
+                "errors": list(self.errors)}
 
     @classmethod
     def from_dict(cls, d: object) -> Profile:
@@ -681,7 +683,48 @@ def describe(p: Profile) -> list[str]:
     return out
 
 
+def describe_messages(p: Profile) -> list[dict[str, Any]]:
+    """:func:`describe` as message keys with parameters (``solver.games.lines``), for a page
+    to say in the player's language; the English catalog gives :func:`describe`'s words.
+
+    >>> describe_messages(Profile.table())
+    [{'key': 'profile.said.table', 'params': {}}]
+    """
+    if p.is_table:
+        return [msg("profile.said.table")]
+    s = p.summary
+    q = p.shares()
+    n = p.naturals_declared
+    out = [msg("profile.said.fitted", hands=f"{p.hands:,}") if not n else
+           msg("profile.said.fitted_natural" if n == 1 else "profile.said.fitted_naturals",
+               hands=f"{p.hands:,}", naturals=f"{n:,}")]
+    if not s:
+        return out
+    out.append(msg("profile.said.table_best", pct=_pct(s["table_best"])))
+    out.append(msg("profile.said.strongest_back", pct=_pct(s["strongest_back"]),
+                   table=_pct(s["table_strongest_back"])))
+    if s["pair_hands"]:
+        mine, theirs = s["front_pair"], s["table_front_pair"]
+        if theirs > 0:
+            out.append(msg("profile.said.front_pair_ratio", pct=_pct(mine),
+                           ratio=f"{mine / theirs:.1f}", table=_pct(theirs)))
+        else:
+            out.append(msg("profile.said.front_pair", pct=_pct(mine), table=_pct(theirs)))
+    out.append(msg("profile.said.fouls", pct=_pct(q["foul"]), seen=f"{s['shown']['fouls']:,}"))
+    if q["naive"] >= 0.02:
+        out.append(msg("profile.said.naive", pct=_pct(q["naive"])))
+    if q["random"] >= 0.02:
+        out.append(msg("profile.said.random", pct=_pct(q["random"])))
+    out.append(msg("profile.said.gap", gap=f"{s['gap']:.3f}"))
+    if p.heldout:
+        h = p.heldout
+        out.append(msg("profile.said.heldout", hands=f"{h['hands']:,}",
+                       mine=f"{h['loglik_per_hand']:.3f}",
+                       table=f"{h['table_loglik_per_hand']:.3f}"))
+    return out
+
+
 __all__ = ["COMPONENTS", "Draws", "FORMAT", "PARAM_NAMES", "TABLE_PARAMS", "VERSION", "Observed",
-           "Profile", "as_profile", "describe", "fit", "fit_params", "loglik", "minimize",
+           "Profile", "as_profile", "describe", "describe_messages", "fit", "fit_params", "loglik", "minimize",
            "observe", "checked_profiles", "profile", "profile_setter", "read_hands",
            "review", "summarize"]
