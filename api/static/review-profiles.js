@@ -6,7 +6,7 @@
  * the advice and play pages, profiles.js). The player is the coach's id field: the first of
  * four fields of a plain text line (name | front | middle | back), the field before
  * "natural", or a JSON line's "player" (sent on as "id") or "id". */
-import { num, t, tn } from "./i18n.js";
+import { lang, num, t, tn } from "./i18n.js";
 import { el } from "./play-ui.js";
 import { forgetProfile, profileNames, storeProfile, storedProfiles } from "./profiles.js";
 import { api, chosenRules } from "./review.js";
@@ -163,10 +163,15 @@ function playerCard(p) {
       const li = el("li");
       li.dataset.line = String(line);
       li.appendChild(el("strong", null, t("review.errors.line", { line: line }) + " "));
-      if (LINE_ERRORS.includes(e.code)) li.appendChild(el("span", null, t("review.line_error." + e.code) + " "));
-      const q = el("q", null, e.error);
-      q.lang = "en";
-      li.appendChild(q);
+      const known = LINE_ERRORS.includes(e.code);
+      if (known) li.appendChild(el("span", null, t("review.line_error." + e.code) + " "));
+      if (lang() === "en" || !known) {  // the server's English words (as the review's list)
+        const q = el("q", null, e.error);
+        q.lang = "en";
+        li.appendChild(q);
+      } else {
+        li.title = e.error;
+      }
       ol.appendChild(li);
     });
     art.appendChild(ol);

@@ -5,7 +5,7 @@
  * offers the results as JSON lines and CSV. Every word comes from the review.* messages of
  * the page's language (i18n.js). An ES module, no build step. Card faces and the session
  * token's key come from the play page's shared module. */
-import { num, t, tn } from "./i18n.js";
+import { lang, num, t, tn } from "./i18n.js";
 import { TOKEN_KEY, cardFace, el } from "./play-ui.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -268,16 +268,20 @@ function renderErrors(errors) {
     li.dataset.line = String(e.line);
     li.dataset.code = e.code || "";
     li.appendChild(el("strong", null, t("review.errors.line", { line: e.line }) + " "));
-    // what is wrong in the page's language (by the coach's code), then the server's own
-    // words, which name the card or the field (the API speaks English)
-    if (LINE_ERRORS.includes(e.code)) {
-      li.appendChild(el("span", "rv-err-what", t("review.line_error." + e.code) + " "));
+    // what is wrong in the page's language (by the coach's code); the server's own words,
+    // which name the card or the field, are English: shown on an English page (or for a
+    // code the page does not know), else kept in the line's tooltip
+    const known = LINE_ERRORS.includes(e.code);
+    if (known) li.appendChild(el("span", "rv-err-what", t("review.line_error." + e.code) + " "));
+    if (lang() === "en" || !known) {
+      const detail = el("span", "rv-err-detail", t("review.errors.detail") + " ");
+      const words = el("q", null, e.error);
+      words.lang = "en";
+      detail.appendChild(words);
+      li.appendChild(detail);
+    } else {
+      li.title = e.error;
     }
-    const detail = el("span", "rv-err-detail", t("review.errors.detail") + " ");
-    const words = el("q", null, e.error);
-    words.lang = "en";
-    detail.appendChild(words);
-    li.appendChild(detail);
     list.appendChild(li);
   });
 }
