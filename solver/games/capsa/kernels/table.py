@@ -14,7 +14,7 @@ from solver.games.capsa.kernels.splits import valid_splits
 NO_JOINT = np.zeros((2, 1, 1, 1))
 
 
-@njit(inline="always")
+@njit
 def _grid_at(grid, g, u, v, w):
     """Multilinear interpolation of ``grid[g]`` ((n + 1)^3 values on the points ``i / n``) at
     (u, v, w) in [0, 1]^3: monotone where the grid is, and exact for a product ``u v w``."""
@@ -37,7 +37,7 @@ def _grid_at(grid, g, u, v, w):
     return ab + fx * (cd - ab)
 
 
-@njit(inline="always")
+@njit
 def _scoop_odds(joint, wf, wm, wb, xf, xm, xb):
     """P(I win all three rows) - P(I lose all three), from the rows' win and loss chances.
 
@@ -52,7 +52,7 @@ def _scoop_odds(joint, wf, wm, wb, xf, xm, xb):
     return _grid_at(joint, 0, wf, wm, wb) - _grid_at(joint, 1, xf, xm, xb)
 
 
-@njit(inline="always")
+@njit
 def _scoop_bound(joint, wf, wm, wb, xf, xm, xb):
     """An upper bound of :func:`_scoop_odds` from two grid values (the corners of the cells
     above the win chances and below the loss chances: the grids grow with each argument);
@@ -64,13 +64,13 @@ def _scoop_bound(joint, wf, wm, wb, xf, xm, xb):
             - joint[1, _cell_below(xf, n), _cell_below(xm, n), _cell_below(xb, n)])
 
 
-@njit(inline="always")
+@njit
 def _cell_above(u, n):
     """The first grid point at or above ``u`` (clamped into [0, 1])."""
     return min(n, int(np.ceil(max(u, 0.0) * n)))
 
 
-@njit(inline="always")
+@njit
 def _cell_below(u, n):
     """The last grid point at or below ``u`` (clamped into [0, 1])."""
     return min(n, int(max(u, 0.0) * n))
@@ -91,7 +91,7 @@ def scoop_chance(joint, wf, wm, wb):
     return _grid_at(joint, 0, wf, wm, wb)
 
 
-@njit(inline="always")
+@njit
 def _cdf_at(joint, exact, n, u, v, w):
     """The opponent rows' copula ``joint[0]`` at (u, v, w): interpolated, or (``exact``
     false) at the grid point at or above each coordinate."""
@@ -100,7 +100,7 @@ def _cdf_at(joint, exact, n, u, v, w):
     return joint[0, _cell_above(u, n), _cell_above(v, n), _cell_above(w, n)]
 
 
-@njit(inline="always")
+@njit
 def _majority_odds(joint, wf, tf, wm, tm, wb, tb, exact):
     """Two-four's unit for winning more rows: P(more wins than losses) - P(fewer).
 
