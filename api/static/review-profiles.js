@@ -9,7 +9,7 @@
 import { lang, num, t, tn } from "./i18n.js";
 import { el } from "./play-ui.js";
 import { forgetProfile, profileNames, storeProfile, storedProfiles } from "./profiles.js";
-import { api, chosenRules } from "./review.js";
+import { api, chosenRules, download } from "./review.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const NATURAL_WORDS = ["natural", "istimewa", "m\u1eadu binh", "mau binh"];  // the coach's
@@ -242,18 +242,6 @@ function habitChart(prof) {
 function fileName(name) {
   const safe = name.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "") || "player";
   return `capsa-profile-${safe}.json`;
-}
-
-function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = el("a");
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 function showStored() {

@@ -561,7 +561,8 @@ function openHand(line) {
 }
 
 // ------------------------------------------------------------------ downloads
-function download(name, text, type) {
+/* Offer ``text`` as the file ``name`` (the profiles panel saves profiles with it too). */
+export function download(name, text, type = "application/json") {
   const url = URL.createObjectURL(new Blob([text], { type: type }));
   const a = el("a");
   a.href = url;
