@@ -3,7 +3,7 @@
    sent; the grid mirrors the cards it can read from it. Every word through i18n.js. */
 import { lang, t } from "./i18n.js";
 import { errorText } from "./play-ui.js";
-import { profileNames, storedProfiles } from "./profiles.js";
+import { profileNames, profileSlot, storedProfiles } from "./profiles.js";
 
 {
   const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
@@ -180,18 +180,8 @@ import { profileNames, storedProfiles } from "./profiles.js";
     slots.hidden = !$("against-use").checked;
     const n = Number($("opponents").value);
     for (let i = 0; i < n; i++) {
-      const field = el("div", "field");
-      const sel = el("select");
-      sel.id = "against-" + (i + 1);
-      const label = el("label", null, t("profile.advice.slot", { n: i + 1 }));
-      label.htmlFor = sel.id;
-      names.forEach((name) => {
-        const o = el("option", null, name);
-        o.value = name;
-        sel.appendChild(o);
-      });
-      sel.value = names.includes(was[i]) ? was[i] : names[i % names.length];
-      field.append(label, sel);
+      const { field } = profileSlot("against-" + (i + 1), t("profile.advice.slot", { n: i + 1 }),
+                                    names, was[i], i);
       slots.appendChild(field);
     }
   }

@@ -9,7 +9,7 @@ import {
   $, ROWS, S, api, cardFace, cardsEl, cardsText, clearError, el, hooks, kindName, seatName, showError,
   signed,
 } from "./play-ui.js";
-import { profileNames, storedProfiles } from "./profiles.js";
+import { profileNames, profileSlot, storedProfiles } from "./profiles.js";
 
 // A row's name as players say it: front/middle/back, atas/tengah/bawah, chi 3/2/1.
 const rowName = (r) => t("row." + r);
@@ -244,20 +244,9 @@ function renderAgainst(v) {
   slots.hidden = !$("hint-against-use").checked;
   slots.textContent = "";
   otherSeats(v).forEach((q, i) => {
-    const field = el("div", "field");
-    const sel = el("select");
-    sel.id = "hint-against-" + q;
-    const label = el("label", null, seatName(v, q));
-    label.htmlFor = sel.id;
-    names.forEach((name) => {
-      const o = el("option", null, name);
-      o.value = name;
-      sel.appendChild(o);
-    });
-    sel.value = names.includes(AGAINST[q]) ? AGAINST[q] : names[i % names.length];
+    const { field, sel } = profileSlot("hint-against-" + q, seatName(v, q), names, AGAINST[q], i);
     AGAINST[q] = sel.value;
     sel.addEventListener("change", () => { AGAINST[q] = sel.value; });
-    field.append(label, sel);
     slots.appendChild(field);
   });
 }

@@ -49,3 +49,25 @@ export function forgetProfile(name) {
 export function profileNames() {
   return Object.keys(storedProfiles()).sort((a, b) => a.localeCompare(b));
 }
+
+/* One opponent's choice among the stored profiles ``names``: a labelled select holding
+ * ``chosen`` when it is stored, else the ``i``-th name (the advice page and the table's hint
+ * each lay out one a seat). */
+export function profileSlot(id, labelText, names, chosen, i) {
+  const field = document.createElement("div");
+  field.className = "field";
+  const sel = document.createElement("select");
+  sel.id = id;
+  const label = document.createElement("label");
+  label.textContent = labelText;
+  label.htmlFor = id;
+  names.forEach((name) => {
+    const o = document.createElement("option");
+    o.textContent = name;
+    o.value = name;
+    sel.appendChild(o);
+  });
+  sel.value = names.includes(chosen) ? chosen : names[i % names.length];
+  field.append(label, sel);
+  return { field, sel };
+}
