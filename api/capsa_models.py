@@ -198,6 +198,9 @@ class ArrangeResponse(BaseModel):
     seed: int | None = None
     samples_used: int | None = Field(
         None, description="Monte Carlo: the deals it drew before the answer's order settled")
+    kept_table: bool | None = Field(
+        None, description="Monte Carlo: whether table's split was put first in place of the "
+        "best on the deals drawn, which did not beat it by more than 1.5 standard errors")
     elapsed_ms: float
 
 

@@ -7,6 +7,7 @@ import json
 
 from solver.cli.common import rules_argument
 from solver.games.capsa.arrange import arrange
+from solver.games.capsa.methods.montecarlo import ANCHOR_Z
 
 
 def format_arrange(res: dict, show_tables: bool = False) -> str:
@@ -25,6 +26,9 @@ def format_arrange(res: dict, show_tables: bool = False) -> str:
                 "advice: declare it" if nat["declare"] else "advice: set the rows") + (
                 "" if rows is None else f" (the best rows: ev {rows:+.3f})")
         lines.append(line)
+    if res.get("kept_table"):
+        lines.append("kept table's split first: the best on these deals does not beat it "
+                     f"significantly (by more than {ANCHOR_Z:g} standard errors)")
     for i, a in enumerate(res["arrangements"], 1):
         lines.append(f"#{i}  ev {a['ev']:+.3f}   scoop {a['scoop']:.1%}   royalties {a['royalties']}")
         for row in a["rows"]:

@@ -123,13 +123,13 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
         used_seed = secrets.randbits(63) if seed is None else check_int("seed", seed, 0, MAX_SEED)
         setter = None if profiles is None else profile_setter(profiles, r, st, used_seed,
                                                                    n_samples)
-        ranked, n_cand, used = montecarlo_arrangements(sp, r, opponents, n_samples, used_seed,
-                                                       top, st, max_work, adaptive, setter)
+        ranked, n_cand, used, kept = montecarlo_arrangements(
+            sp, r, opponents, n_samples, used_seed, top, st, max_work, adaptive, setter, prep)
         if natural is not None:  # on the very deals the rows were scored on
             deals = sampled_deals(h, opponents, n_samples, used_seed)[:used]
             natural = natural.valued(natural_ev_on_deals(natural, r, deals), _best_ev(ranked))
         return ArrangeResult(cards, len(sp.packed), natural, tuple(ranked), method, opponents, r,
-                             n_samples, used_seed, n_cand, card_removal, info, used)
+                             n_samples, used_seed, n_cand, card_removal, info, used, kept)
     opp = known_opponents(h, r, opponent_hands, opponent_arrangements, st)
     cand = candidates(sp, r)
     ranked = exact_result(sp, r, opp, top, cand)

@@ -37,7 +37,11 @@ Per hand: the player's EV and the best EV under the same model (``table``: the s
 tables, with the hand's own card removal, from one search a hand; ``montecarlo``: sampled
 deals, both arrangements on the same deals, the hand's deals drawn from
 ``hand_seed(seed, hand)``), the EV lost, the best arrangement, and the kind of mistake. A hand
-is played exactly right when it loses at most ``EXACT_EPS``.
+is played exactly right when it loses at most ``EXACT_EPS``. With ``montecarlo`` the best is
+the advice ``arrange`` gives on those deals: ``table``'s split unless another beats it
+significantly there (:func:`~solver.games.capsa.methods.montecarlo.keeps_table`), with its EV
+on the deals; the EV lost is measured against it and never goes below 0 (a split that scores
+more than the advice on these deals, but not significantly more, loses nothing).
 
 **Mistake classes**, checked in this order on a hand that lost more than ``EXACT_EPS``; the
 first that applies is the hand's ``mistake`` (its EV lost is counted there), every one that
@@ -97,7 +101,7 @@ from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, M
 from solver.games.capsa.lookup import KIND_NAMES, TABLES
 from solver.games.capsa.methods import exact
 from solver.games.capsa.methods.known import known_opponents
-from solver.games.capsa.methods.montecarlo import hand_seed
+from solver.games.capsa.methods.montecarlo import advised, hand_seed, scored_on
 from solver.games.capsa.methods.natural import natural_ev_on_deals, table_natural_ev
 from solver.games.capsa.methods.table import expected_points
 from solver.games.capsa.naturals import Natural, detect_natural
@@ -725,13 +729,15 @@ def _montecarlo_evs(h: np.ndarray, rules: Rules, st: StrategyTables, n_opp: int,
                     natural: Natural | None, opponent_setter: SetterFor | None = None
                     ) -> tuple[int, tuple[int, int, int], float, float, float | None]:
     """As :func:`_table_evs`, every EV on the same ``samples`` deals of the unseen cards (the
-    deals of ``arrange(method="montecarlo", seed=hand_seed(seed, hand))``)."""
+    deals of ``arrange(method="montecarlo", seed=hand_seed(seed, hand))``); the best is
+    that answer's first: table's split unless another is significantly better on them."""
     sp = exact.valid_splits(h, rules)
     unseen = np.setdiff1d(np.arange(52), h)
     deals = deal(np.random.default_rng(hand_seed(seed, h)), samples, n_opp, unseen)
     opp = (exact.opponent_rows(deals, rules, st) if opponent_setter is None
            else opponent_setter(hand_seed(seed, h))(deals, 0))
-    best = exact.exact_result(sp, rules, opp, 1, exact.candidates(sp, rules))[0]
+    cand = exact.candidates(sp, rules)
+    best = advised(sp, rules, prepare(rules, st), cand, scored_on(sp, rules, opp, cand), 1)[0][0]
     i = int(np.flatnonzero(sp.packed == best.split)[0])
     f, m, b = (int(x) for x in sp.rows[i])
     my_ev = best.ev

@@ -85,7 +85,10 @@ class ArrangeResult:
     """A ranked answer, best first. ``candidates``: the splits scored (every valid split
     with ``table``: then it is ``valid_arrangements``); ``card_removal``:
     whether the table decisions used card removal; ``samples`` (the most it draws), ``seed``
-    and ``samples_used`` (the deals it drew before the answer settled) are Monte Carlo's."""
+    and ``samples_used`` (the deals it drew before the answer settled) are Monte Carlo's, and
+    ``kept_table``: whether Monte Carlo put ``table``'s split first in place of the best on
+    its deals, which did not beat it significantly
+    (:func:`~solver.games.capsa.methods.montecarlo.keeps_table`; None for other methods)."""
 
     hand: tuple[int, ...]
     # None until first read (a table answer's search never lists the valid splits); a
@@ -102,6 +105,7 @@ class ArrangeResult:
     card_removal: bool = True
     tables: TablesInfo | None = field(default=None, compare=False)  # the tables file played
     samples_used: int | None = None
+    kept_table: bool | None = None
 
     def __post_init__(self) -> None:
         # any sequence in, a tuple kept (an answer cannot change under its holder)
@@ -144,6 +148,7 @@ class ArrangeResult:
         if self.tables is not None:
             d["tables"] = self.tables.to_dict()
         if self.method == "montecarlo":
-            d.update(samples=self.samples, seed=self.seed, samples_used=self.samples_used)
+            d.update(samples=self.samples, seed=self.seed, samples_used=self.samples_used,
+                     kept_table=self.kept_table)
         return d
 

@@ -6,9 +6,13 @@ Advice: the solver's best arrangements of the seat's 13 cards (the ``table`` met
 Review, once a table is settled: the human's arrangement and the solver's top 5 scored on
 the same Monte Carlo deals (common random numbers: the opponents hold random unseen cards
 and set them with the ``table`` strategy, as in ``arrange(method="montecarlo")``), so the
-difference is what the choice cost against that model and not sampling noise; and the best
-response to the arrangements the opponents actually set (``method="known"``, exact), beside
-what the human's arrangement actually scored.
+difference is what the choice cost against that model and not sampling noise. The solver's
+first is that answer's: ``table``'s split unless another beats it significantly on those
+deals (:func:`~solver.games.capsa.methods.montecarlo.keeps_table`), and the cost is measured
+against it (never below 0: a split that scores more than the advice on these deals, by less
+than the rule asks, costs 0). Beside them, the best response to the arrangements the
+opponents actually set (``method="known"``, exact) and what the human's arrangement actually
+scored.
 """
 
 from __future__ import annotations
@@ -59,8 +63,11 @@ def evs_on_deals(hand: Sequence[int], rules: Any, opponents: int, samples: int, 
                  ) -> tuple[list[float], list[RankedArrangement]]:
     """Expected points of each given arrangement and the solver's ``top`` best, all on the
     same ``samples`` deals of the unseen cards (the deals ``arrange(method="montecarlo",
-    seed=seed)`` uses)."""
+    seed=seed, adaptive=False)`` uses, and its order: table's split first unless another
+    beats it significantly)."""
     from solver.games.capsa.methods import exact
+    from solver.games.capsa.methods.montecarlo import advised, scored_on
+    from solver.games.capsa.prepared import prepare
     from solver.games.capsa.referee import make_seat
     from solver.games.capsa.splits import parse_hand
     from solver.games.capsa.strategy.play import deal
@@ -71,7 +78,8 @@ def evs_on_deals(hand: Sequence[int], rules: Any, opponents: int, samples: int, 
     unseen = np.setdiff1d(np.arange(52), h)
     deals = deal(np.random.default_rng(seed), samples, opponents, unseen)
     opp = exact.opponent_rows(deals, r)
-    best = exact.exact_result(sp, r, opp, top, exact.candidates(sp, r))
+    cand = exact.candidates(sp, r)
+    best = advised(sp, r, prepare(r), cand, scored_on(sp, r, opp, cand), top)[0]
     evs = []
     for arr in arrangements:
         strengths = np.array(make_seat(arr, r).strengths, dtype=np.int64)

@@ -132,11 +132,16 @@ def exact_result(sp: Splits, rules: Rules, opp: OpponentRows, top: int,
 
 
 def ranked(sp: Splits, rules: Rules, scores: Scores, deals: int, top: int,
-           cand: np.ndarray) -> list[RankedArrangement]:
-    """The ``top`` best of the candidates ``cand`` by their ``scores`` over ``deals`` deals."""
+           cand: np.ndarray, first: int | None = None) -> list[RankedArrangement]:
+    """The ``top`` best of the candidates ``cand`` by their ``scores`` over ``deals`` deals
+    (ties: the smaller packed split); ``first``: a candidate (its position in ``cand``) put
+    first whatever its EV, the others after it in their order."""
     points, win, tie, scoop, played = scores
     ev = points / deals
-    order = np.lexsort((sp.packed[cand], -ev))[:top]
+    order = np.lexsort((sp.packed[cand], -ev))
+    if first is not None:
+        order = np.concatenate(([first], order[order != first]))
+    order = order[:top]
     cards = tuple(sp.hand.tolist())
     out = []
     for j in order:

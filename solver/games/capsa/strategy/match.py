@@ -269,7 +269,10 @@ def exploit_chunk(tables: str | None, samples: int, rules: Rules, deals: np.ndar
                   eval_samples: int = 1000) -> ExploitChunk:
     """BR(S) = ``montecarlo`` (``samples``, opponents set by S) against S = ``table`` with the
     tables of the file ``tables`` (None: the shipped ones), on the duplicate deals (n, players,
-    13). Deterministic for the deals and the seed."""
+    13). Deterministic for the deals and the seed. Like every Monte Carlo answer, BR keeps S's
+    own split unless another beats it significantly on its deals
+    (:func:`~solver.games.capsa.methods.montecarlo.keeps_table`; the records before that rule
+    let the best on the deals play)."""
     n, players = deals.shape[:2]
     opp = players - 1
     s = Strategy("table", tables=tables)
