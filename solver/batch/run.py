@@ -83,6 +83,7 @@ from solver.executors.dask import cluster_threads, connect, dask_executor, requi
 from solver.executors.inline import InlineExecutor
 from solver.executors.pool import PoolExecutor
 from solver.games.capsa.limits import MAX_OPPONENTS, MAX_SAMPLES_PER_DECISION, MAX_SEED
+from solver.games.capsa.methods.montecarlo import ANCHOR_Z
 from solver.games.capsa.rules import RulesSpec, resolve_rules
 from solver.games.capsa.splits import parse_hand
 from solver.games.capsa.strategy.tables import checked_tables_file, tables_digest
@@ -343,8 +344,9 @@ def run_record(cfg: BatchConfig | ChunkSpec) -> dict:
     record = {"rules": spec.rules.to_dict(),
               "opponents": spec.opponents, "method": spec.method,
               "card_removal": spec.card_removal, "tables": tables_digest(spec.tables)}
-    if spec.method == "montecarlo":
-        record.update(samples=spec.samples, seed=spec.seed)
+    if spec.method == "montecarlo":  # and the rule keeping table's split (answers before it
+        # have none: a run resumed from them would mix two kinds of answers)
+        record.update(samples=spec.samples, seed=spec.seed, keep_table_z=ANCHOR_Z)
     return record
 
 
