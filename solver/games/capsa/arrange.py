@@ -79,6 +79,9 @@ def arrange(hand: str | Iterable[object], rules: RulesSpec = "standard", opponen
     ``adaptive`` (``montecarlo`` only): stop sampling once the answer's order is settled
     (:mod:`solver.games.capsa.methods.montecarlo`); ``samples`` is then the most it draws, and
     the answer's ``samples_used`` how many it drew. ``adaptive=False`` always draws them all.
+    A ``montecarlo`` answer keeps ``table``'s own split first unless the best on its deals
+    beats it significantly (:func:`~solver.games.capsa.methods.montecarlo.keeps_table`; the
+    answer's ``kept_table`` says when it did).
     ``opponent_profiles`` (``montecarlo`` only): one opponent profile per opponent (a
     :class:`~solver.games.capsa.profile.Profile`, a profile file or its JSON object, fitted
     under the same rules); each sampled opponent sets its hands as its profile says instead
