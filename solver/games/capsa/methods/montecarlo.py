@@ -23,9 +23,12 @@ EV is the one measured on the deals and the others keep their order, so every EV
 unchanged and only the first place moves (``kept_table`` in the answer). A split picked
 because it looks best on a few hundred deals is often only lucky on them: against ``table``
 itself, Monte Carlo at 500 samples set 30% of hands otherwise than ``table`` and lost 0.0030
-points a hand doing so. A run of fewer than two blocks (under 100 samples) has no spread to
-judge by and keeps nothing. When an adaptive run stops early its best is already more than
-:data:`STOP_Z` standard errors ahead of every split, so the rule never undoes an early stop.
+points a hand doing so; keeping its split, it sets 3% of hands otherwise and gains +0.0007 ±
+0.0007 (``benchmarks/bench_capsa_exploit.py --styles table --eval-samples 2000``; the gains
+against players with habits hold: ``docs/capsa-profiles.md``). A run of fewer than two blocks
+(under 100 samples) has no spread to judge by and keeps nothing. When an adaptive run stops
+early its best is already more than :data:`STOP_Z` standard errors ahead of every split, so
+the rule never undoes an early stop.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ STOP_Z = 3.0  # how many standard errors ahead of every other the best must be t
 # -0.002); against a naive player's profile +0.293 / +0.290 / +0.286 / +0.281 / +0.275 (600
 # hands); back-first +0.172 / +0.170 / +0.168 / +0.162 / +0.153 and pairs-in-front +0.102 /
 # +0.099 / +0.097 / +0.090 / +0.077 (400 hands, 300 fresh deals each). 1.5 removes the loss
-# against table and keeps 95-98% of the gains (2.0: 89-96%).
+# against table and keeps 95-98% of the gains (2.0: 89-96%): benchmarks/bench_capsa_anchor.py.
 ANCHOR_Z = 1.5
 
 
