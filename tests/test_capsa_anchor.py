@@ -189,6 +189,7 @@ def test_deterministic_and_top_one_agrees_with_top_five(adaptive):
         kept += bool(five.kept_table)
         if five.kept_table:
             assert _rows(five.best) == _table_rows(h)
+    assert kept > 0  # the rule was at work on some of the hands
     assert solver.arrange(h, opponents=2, top=1).kept_table is None  # not Monte Carlo
 
 
