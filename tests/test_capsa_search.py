@@ -181,11 +181,14 @@ def test_adaptive_montecarlo_is_the_full_scoring_of_the_deals_it_drew(spec, oppo
     stopped = 0
     for seed, hand in enumerate(deal(np.random.default_rng(9), 6).reshape(-1, 13)):
         a = arrange(hand, rules, opponents, "montecarlo", 400, seed=seed, top=top).to_dict()
-        assert a == arrange(hand, rules, opponents, "montecarlo", 400, seed=seed,
-                            top=top).to_dict()
+        if seed == 0:  # once is enough: the other tests check determinism at length
+            assert a == arrange(hand, rules, opponents, "montecarlo", 400, seed=seed,
+                                top=top).to_dict()
         used = a.pop("samples_used")
-        one = arrange(hand, rules, opponents, "montecarlo", 400, seed=seed, top=1)
-        assert one.samples_used == used and one.to_dict()["arrangements"][0] == a["arrangements"][0]
+        if top > 1:  # the same deals whatever top
+            one = arrange(hand, rules, opponents, "montecarlo", 400, seed=seed, top=1)
+            assert one.samples_used == used
+            assert one.to_dict()["arrangements"][0] == a["arrangements"][0]
         assert a.pop("tables")["file"] == "tables.npz"
         assert used in (100, 150, 200, 250, 300, 350, 400)  # blocks of 50, at least two
         stopped += used < 400
