@@ -92,9 +92,12 @@ def _move_keys(state, player: int) -> tuple[int, set[str]]:
     return len(moves), {_key(state.move_json(m)) for m in moves[:MOVES_COMPARED]}
 
 
-def _check_unique_moves(state) -> None:
+def _check_unique_moves(state, every: bool) -> None:
+    """No move is offered twice (by its JSON spelling): every move when ``every``, else the
+    first 2,000 (a Capsa seat has ~20,000 splits: spelling them all once a hand is enough)."""
     for p in state.players_to_act():
-        docs = [_key(state.move_json(m)) for m in state.legal_moves(p)]
+        moves = state.legal_moves(p)
+        docs = [_key(state.move_json(m)) for m in (moves if every else moves[:2000])]
         assert len(set(docs)) == len(docs), f"seat {p} is offered a move twice"
 
 
@@ -172,7 +175,7 @@ def test_random_playout_follows_the_contract(name, seed):
         assert state.returns() == [0.0] * state.num_players
         if steps % check_every == 0:
             _check_observations(state, info)
-            _check_unique_moves(state)
+            _check_unique_moves(state, every=steps == 0)
             _check_illegal_move(state, rng)
             _check_from_view(info, state, rng, play_on=steps // check_every == play_on_at)
             doc = state.to_json()
