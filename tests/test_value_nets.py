@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.cli import main
 from solver.errors import InputError
@@ -190,3 +192,19 @@ def test_advice_is_deterministic_reports_q_and_checks_its_options(game: NetGame)
 @games
 def test_registry_offers_the_net_bots(game: NetGame) -> None:
     assert game.bots <= set(get_game(game.key).bots)
+
+
+@games
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 60))
+def test_net_bot_moves_are_legal_and_agree_on_both_paths(game, seed, steps):
+    """The network's bot picks a legal move, the same by its fast state path
+    (``choose_play``) as through the contract (observation and legal moves)."""
+    state = game.played(seed, steps)
+    if state.is_terminal():
+        return
+    bot = game.net.NetBot(game.net.default_net())
+    fast = bot.choose_play(state)
+    legal = state.legal_moves()
+    assert fast in legal
+    assert bot(state.observation(state.current_player), legal, random.Random(0)) == fast

@@ -10,9 +10,11 @@ what warms a worker is the caller's ``warm`` callable (for the solver,
 
 Dask is an optional dependency (the ``batch`` extra) and is imported only here, lazily.
 
->>> from distributed import Client, LocalCluster          # doctest: +SKIP
->>> client = Client(LocalCluster(n_workers=2, threads_per_worker=1))  # doctest: +SKIP
->>> solver.arrange_many(hands, client=client)      # doctest: +SKIP
+Usage (run for real by ``tests/test_batch_cluster.py``)::
+
+    from distributed import Client, LocalCluster
+    client = Client(LocalCluster(n_workers=2, threads_per_worker=1))
+    solver.arrange_many(hands, client=client)
 """
 
 from __future__ import annotations
