@@ -7,29 +7,29 @@ loop, checkpoints and determinism are the shared trainer's). Rules vary from han
 random) and are part of the input, so one network serves every option set.
 
 A best response to a frozen bot (:func:`exploit_self_play`, the exploiter of
-``benchmarks/bench_big_two_exploit.py``) trains with the same loop: the learner plays one
-seat of 4 (the seat rotates with the hand seed) and the frozen bot the other three, under one
-fixed rule set, and only the learner's decisions are recorded.
+``benchmarks/bench_exploit.py``, :mod:`solver.games.exploit`) trains with the same loop: the
+learner plays one seat of 4 (the seat rotates with the hand seed) and the frozen bot the other
+three, under one fixed rule set, and only the learner's decisions are recorded.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from solver.errors import InputError
-from solver.games import dmc
+from solver.games import dmc, exploit
 from solver.games.big_two.engine import BigTwoState, deal
 from solver.games.big_two.moves import Move
 from solver.games.big_two.net import (
     POINT_SCALE,
+    NetBot,
     QNet,
     move_at,
     move_features,
@@ -107,73 +107,63 @@ EXPLOIT_RULES = BigTwoRules(scoring="cards-left")
 EXPLOIT_FORMAT = "capsa-big-two-exploit/1"
 
 
-@functools.cache
 def frozen_bot(name: str) -> Any:
     """The registry's Big Two bot ``name`` (built once per process)."""
-    from solver.games import get_game  # here: the registry imports this game
-    return get_game("big-two").bot(name)
+    return exploit.frozen_bot("big-two", name)
 
 
 def frozen_move(bot: Any, state: BigTwoState, rng: random.Random) -> Move:
-    """The frozen bot's move for the seat to act: its fast state path where it has one
-    (``choose_play``), else its observation through the contract."""
-    fast = getattr(bot, "choose_play", None)
-    if fast is not None:
-        move: Move = fast(state, rng)
-        return move
-    p = state.current_player
-    move = bot(state.observation(p), state.legal_moves(), rng)
+    """The frozen bot's move for the seat to act (:func:`solver.games.exploit.frozen_move`)."""
+    move: Move = exploit.frozen_move(bot, state, rng)
     return move
 
 
 @dataclass(frozen=True)
-class ExploitHand:
-    """``play_hand`` of an exploiter of the registry's bot ``bot`` (a name, resolved in the
-    process that plays, so the trainer's workers can run it): one hand under ``rules``
-    (JSON options; 4 seats) with the learner in seat ``hand_seed % 4``, epsilon-greedy on
-    its ``Q`` as in self-play, and the frozen bot in the other seats. Only the learner's
-    decisions with a choice are recorded. The deal, the learner's exploration and the bot's
-    draws all follow ``hand_seed``."""
+class ExploitHand(exploit.ExploitHand):
+    """``play_hand`` of an exploiter of the registry's bot ``bot`` (the loop is
+    :class:`solver.games.exploit.ExploitHand`'s): one hand under ``rules`` (JSON options; 4
+    seats) with the learner in seat ``hand_seed % 4``, epsilon-greedy on its ``Q`` as in
+    self-play (:func:`learner_move`), and the frozen bot in the other seats."""
 
     bot: str
     rules: str = json.dumps(EXPLOIT_RULES.to_dict(), sort_keys=True)
 
-    def __call__(self, net: QNet, hand_seed: int, epsilon: float
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self.play(net, hand_seed, epsilon)[1]
+    GAME: ClassVar[str] = "big-two"
+    NET: ClassVar[type[QNet]] = QNet
+    POINT_SCALE: ClassVar[float] = POINT_SCALE
+    FORMAT: ClassVar[str] = EXPLOIT_FORMAT
 
-    def play(self, net: QNet, hand_seed: int, epsilon: float
-             ) -> tuple[BigTwoState, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """The finished hand and the learner's records."""
-        rules = BigTwoRules.from_options(json.loads(self.rules))
-        bot = frozen_bot(self.bot)
-        learner = hand_seed % rules.players
-        explore = random.Random(hand_seed)
-        bot_rng = random.Random(f"frozen:{hand_seed}")
-        state = BigTwoState(deal(hand_seed, rules.players), rules)
-        states: list[np.ndarray] = []
-        moves: list[np.ndarray] = []
-        while state.winner < 0:
-            if state.current_player != learner:
-                state._apply_trusted(frozen_move(bot, state, bot_rng))
-                continue
-            move, rows = learner_move(net, state, explore, epsilon)
-            if rows is not None:
-                states.append(rows[0])
-                moves.append(rows[1])
-            state._apply_trusted(move)
-        return state, dmc.hand_records(states, moves, [learner] * len(states),
-                                       state.returns(), POINT_SCALE)
+    def rules_object(self) -> BigTwoRules:
+        return BigTwoRules.from_options(json.loads(self.rules))
+
+    def players(self, rules: BigTwoRules) -> int:
+        return rules.players
+
+    def deal(self, seed: int, rules: BigTwoRules) -> BigTwoState:
+        return BigTwoState(deal(seed, rules.players), rules)
+
+    def learner_move(self, net: QNet, state: BigTwoState, rng: random.Random, epsilon: float
+                     ) -> tuple[Move, tuple[np.ndarray, np.ndarray] | None]:
+        return learner_move(net, state, rng, epsilon)
+
+    def greedy(self, net: QNet) -> NetBot:
+        return NetBot(net)
+
+    def options(self, state: BigTwoState) -> int:
+        lm = state.legal()
+        return len(lm) + (1 if lm.can_pass else 0)
+
+    def apply(self, state: BigTwoState, move: Move) -> None:
+        state._apply_trusted(move)
 
 
-def exploit_self_play(bot: str, rules: BigTwoRules = EXPLOIT_RULES) -> dmc.SelfPlay:
+def exploit_self_play(bot: str, rules: BigTwoRules | None = None) -> dmc.SelfPlay:
     """The trainer's game for a best response to the registry's bot ``bot`` (its checkpoint
     format names the bot and the rules, so a checkpoint resumes only its own run)."""
-    options = json.dumps(rules.to_dict(), sort_keys=True)
+    rules = EXPLOIT_RULES if rules is None else rules
     if rules.players != 4:
         raise InputError("the exploiter plays at a table of 4")
-    return dmc.SelfPlay(QNet, ExploitHand(bot, options),
-                        f"{EXPLOIT_FORMAT} {bot} {options}")
+    return ExploitHand(bot, json.dumps(rules.to_dict(), sort_keys=True)).self_play()
 
 
 def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | Path | None = None,
