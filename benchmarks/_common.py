@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -41,3 +42,14 @@ def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
 
 def row(label: str, value: float, unit: str, note: str = "") -> None:
     print(f"  {label:<58} {value:>12,.2f} {unit:<10} {note}")
+
+
+def append_records(record: str | None, argv: dict, records: list[dict]) -> None:
+    """Append each result as a JSON line with the arguments that made it to ``record`` (a path
+    from the project root, or absolute; nothing when None)."""
+    if not record:
+        return
+    path = ROOT / record if not record.startswith("/") else Path(record)
+    with open(path, "a") as f:
+        for rec in records:
+            f.write(json.dumps({"argv": argv, **rec}) + "\n")

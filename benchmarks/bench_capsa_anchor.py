@@ -21,7 +21,6 @@ Run it (quick default; the recorded run's flags are in the record)::
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _common, also when loaded by a test
 
 import numpy as np  # noqa: E402
-from _common import ROOT, pin_one_core  # noqa: E402
+from _common import append_records, pin_one_core  # noqa: E402
 from bench_capsa_exploit import STYLES, shown_hands  # noqa: E402
 
 from solver.games.capsa.methods import montecarlo as mc
@@ -116,11 +115,7 @@ def main() -> None:
         print(f"{style:<16}{hands:>5} hands  " + "  ".join(
             f"{b['gain']:+.4f} +- {b['gain_ci95']:.4f} ({b['hands_set_otherwise']})"
             for b in rec["by_z"]), flush=True)
-    if args.record:
-        path = ROOT / args.record if not args.record.startswith("/") else args.record
-        with open(path, "a") as f:
-            for rec in records:
-                f.write(json.dumps({"argv": vars(args), **rec}) + "\n")
+    append_records(args.record, vars(args), records)
 
 
 if __name__ == "__main__":
