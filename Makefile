@@ -24,8 +24,8 @@ run: install
 
 # Test processes (pytest-xdist): one more than the cores by default, since about a quarter of
 # the suite waits (served stacks starting, subprocesses, the browser) and a third process on
-# two cores fills those waits (4 min 36 s against 5 min 8 s); PYTEST_WORKERS=0 runs in this
-# process.
+# two cores fills those waits (4 min 36 s against 5 min 8 s; four processes are no faster);
+# PYTEST_WORKERS=0 runs in this process.
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 
 test: install
