@@ -40,7 +40,8 @@ from solver.games import dmc
 from solver.games.big_two.engine import BigTwoState, deal
 from solver.games.big_two.moves import PASS, Move
 from solver.games.big_two.net import POINT_SCALE, QNet, legal_q, move_at, seen_from_state
-from solver.games.big_two.train import frozen_move, learner_move, random_rules
+from solver.games.big_two.train import learner_move, random_rules
+from solver.games.exploit import frozen_bot, frozen_move
 
 __all__ = ["POPULATION_FORMAT", "ROLLOUT_POPULATION", "STYLES", "PopulationHand", "StyleBot", "member_policy",
            "parse_population", "population_self_play"]
@@ -139,8 +140,7 @@ def member_policy(name: str) -> Policy:
         return _state_policy(STYLES[name])
     if name.startswith("net:"):
         return _net_policy(QNet.load(name[4:]))
-    from solver.games.big_two.train import frozen_bot
-    bot = frozen_bot(name)
+    bot = frozen_bot("big-two", name)
     return lambda state, rng: frozen_move(bot, state, rng)
 
 

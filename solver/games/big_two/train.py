@@ -40,7 +40,7 @@ from solver.games.big_two.rules import BigTwoRules
 from solver.games.dmc import Adam, TrainConfig, gradients
 
 __all__ = ["EXPLOIT_RULES", "Adam", "ExploitHand", "SELF_PLAY", "TrainConfig",
-           "exploit_self_play", "frozen_bot", "gradients", "play_training_hand", "random_rules",
+           "exploit_self_play", "gradients", "play_training_hand", "random_rules",
            "train"]
 
 CHECKPOINT_FORMAT = "capsa-big-two-train/1"
@@ -107,17 +107,6 @@ EXPLOIT_RULES = BigTwoRules(scoring="cards-left")
 EXPLOIT_FORMAT = "capsa-big-two-exploit/1"
 
 
-def frozen_bot(name: str) -> Any:
-    """The registry's Big Two bot ``name`` (built once per process)."""
-    return exploit.frozen_bot("big-two", name)
-
-
-def frozen_move(bot: Any, state: BigTwoState, rng: random.Random) -> Move:
-    """The frozen bot's move for the seat to act (:func:`solver.games.exploit.frozen_move`)."""
-    move: Move = exploit.frozen_move(bot, state, rng)
-    return move
-
-
 @dataclass(frozen=True)
 class ExploitHand(exploit.ExploitHand):
     """``play_hand`` of an exploiter of the registry's bot ``bot`` (the loop is
@@ -130,24 +119,17 @@ class ExploitHand(exploit.ExploitHand):
 
     GAME: ClassVar[str] = "big-two"
     NET: ClassVar[type[QNet]] = QNet
+    RULES: ClassVar[type[BigTwoRules]] = BigTwoRules
+    LEARNER_MOVE = staticmethod(learner_move)
+    GREEDY = NetBot
     POINT_SCALE: ClassVar[float] = POINT_SCALE
     FORMAT: ClassVar[str] = EXPLOIT_FORMAT
-
-    def rules_object(self) -> BigTwoRules:
-        return BigTwoRules.from_options(json.loads(self.rules))
 
     def players(self, rules: BigTwoRules) -> int:
         return rules.players
 
     def deal(self, seed: int, rules: BigTwoRules) -> BigTwoState:
         return BigTwoState(deal(seed, rules.players), rules)
-
-    def learner_move(self, net: QNet, state: BigTwoState, rng: random.Random, epsilon: float
-                     ) -> tuple[Move, tuple[np.ndarray, np.ndarray] | None]:
-        return learner_move(net, state, rng, epsilon)
-
-    def greedy(self, net: QNet) -> NetBot:
-        return NetBot(net)
 
     def options(self, state: BigTwoState) -> int:
         lm = state.legal()
@@ -163,7 +145,7 @@ def exploit_self_play(bot: str, rules: BigTwoRules | None = None) -> dmc.SelfPla
     rules = EXPLOIT_RULES if rules is None else rules
     if rules.players != 4:
         raise InputError("the exploiter plays at a table of 4")
-    return ExploitHand(bot, json.dumps(rules.to_dict(), sort_keys=True)).self_play()
+    return ExploitHand.of(bot, rules).self_play()
 
 
 def train(out: str | Path, cfg: TrainConfig = TrainConfig(), checkpoint: str | Path | None = None,

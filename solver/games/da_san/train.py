@@ -106,11 +106,11 @@ class ExploitHand(exploit.ExploitHand):
 
     GAME: ClassVar[str] = "da-san"
     NET: ClassVar[type[DaSanNet]] = DaSanNet
+    RULES: ClassVar[type[DaSanRules]] = DaSanRules
+    LEARNER_MOVE = staticmethod(learner_move)
+    GREEDY = NetBot
     POINT_SCALE: ClassVar[float] = POINT_SCALE
     FORMAT: ClassVar[str] = EXPLOIT_FORMAT
-
-    def rules_object(self) -> DaSanRules:
-        return DaSanRules.from_options(json.loads(self.rules))
 
     def players(self, rules: DaSanRules) -> int:
         return NUM_PLAYERS
@@ -118,12 +118,6 @@ class ExploitHand(exploit.ExploitHand):
     def deal(self, seed: int, rules: DaSanRules) -> DaSanState:
         return new_game(seed=seed, rules=rules)
 
-    def learner_move(self, net: DaSanNet, state: DaSanState, rng: random.Random,
-                     epsilon: float) -> tuple[Move, tuple[np.ndarray, np.ndarray] | None]:
-        return learner_move(net, state, rng, epsilon)
-
-    def greedy(self, net: DaSanNet) -> NetBot:
-        return NetBot(net)
 
 
 def exploit_self_play(bot: str, rules: DaSanRules | None = None) -> dmc.SelfPlay:
@@ -131,4 +125,4 @@ def exploit_self_play(bot: str, rules: DaSanRules | None = None) -> dmc.SelfPlay
     checkpoint format names the bot and the rules, so a checkpoint resumes only its own
     run)."""
     rules = EXPLOIT_RULES if rules is None else rules
-    return ExploitHand(bot, json.dumps(rules.to_dict(), sort_keys=True)).self_play()
+    return ExploitHand.of(bot, rules).self_play()
