@@ -24,7 +24,8 @@ Matches (``--match``):
   field seat's in all-field play of the same deals. Bots: ``baseline``, ``rollout[:N]`` (the
   previous search), ``search[:N[:FILE[:DEPTH[:WIDTH]]]]``, ``net[:FILE]`` (the self-play
   network alone, the yardstick), ``infer[:N[:K[:TAU[:LAST]]]]`` (the search with worlds drawn
-  by inference from the others' plays and passes) and ``oracle[:WIDTH]``, the bound described under
+  by inference from the others' plays and passes), ``belief[:N[:PROPOSALS[:POWER[:FILE]]]]``
+  (worlds dealt from the belief network's odds) and ``oracle[:WIDTH]``, the bound described under
   ``da-bai-fen-vs`` (one playout of each of the network's best moves in the true deal).
 - ``da-san-vs``: any Da San lineup, ``--hero`` in one seat (each seat in turn) against two
   ``--field`` bots, auction included: points per hand (zero-sum, so a field seat in
@@ -231,7 +232,8 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
     with the other seats of each rollout drawn from a population), ``random``, the styles
     ``shed-most``, ``high``, ``passive``, ``infer[:N[:K[:TAU[:LAST]]]]``
     (the search with worlds drawn by inference, default 4 candidates, tau 1, the last 8
-    decisions) or ``oracle[:WIDTH]`` (a bound that reads the true deal)."""
+    decisions), ``belief[:N[:PROPOSALS[:POWER[:FILE]]]]`` (the search with worlds dealt from
+    the belief network's odds) or ``oracle[:WIDTH]`` (a bound that reads the true deal)."""
     from solver.games.big_two.advise import RolloutSearchBot, SearchBot
     from solver.games.big_two.bots import BaselineBot
     from solver.games.big_two.net import NetBot
@@ -266,8 +268,15 @@ def make_big_two_bot(spec: str, iters: int) -> Any:
         n, k, tau, last = (arg.split(":") + ["", "", "", ""])[:4]
         return SearchBot(iterations=int(n) if n else iters,
                          infer=(int(k or 4), float(tau or 1.0), int(last or 8)))
+    if name == "belief":  # belief[:N[:PROPOSALS[:POWER[:FILE]]]]: worlds dealt from beliefs
+        from solver.games.big_two.belief import BeliefNet, Beliefs
+        n, k, power, path = (arg.split(":", 3) + ["", "", "", ""])[:4]
+        return SearchBot(iterations=int(n) if n else iters,
+                         belief=Beliefs(BeliefNet.load(path) if path else None, int(k or 16),
+                                        float(power or 1.0)))
     raise SystemExit(f"unknown Big Two bot {spec!r} (baseline, rollout[:N], search[:N[:FILE]], "
-                     f"net[:FILE], pop[:N[:FILE]], infer[:N[:K[:TAU[:LAST]]]], oracle[:WIDTH], "
+                     f"net[:FILE], pop[:N[:FILE]], infer[:N[:K[:TAU[:LAST]]]], "
+                     f"belief[:N[:PROPOSALS[:POWER[:FILE]]]], oracle[:WIDTH], "
                      f"random, {', '.join(STYLE_NAMES)})")
 
 

@@ -18,6 +18,7 @@ from solver.cli import (
     score,
     serve,
     train,
+    train_belief,
     train_bot,
     valid,
 )
@@ -26,7 +27,8 @@ from solver.errors import InputError
 
 __all__ = ["EXIT_INPUT_ERROR", "build_parser", "main"]
 
-COMMANDS = (arrange, valid, score, batch, review, profile, train, train_bot, moves, advise, serve)
+COMMANDS = (arrange, valid, score, batch, review, profile, train, train_bot, train_belief, moves,
+            advise, serve)
 
 
 def build_parser() -> Parser:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from solver.errors import InputError
+from solver.games.big_two.belief import Beliefs
 from solver.games.big_two.bots import BaselineBot
 from solver.games.big_two.engine import BigTwoState
 from solver.games.big_two.infer import resampler
@@ -174,19 +175,24 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
          iterations: int | None = None, seed: int | None = None, net: QNet | None = None,
          depth: int | None = None, width: int = NET_CANDIDATES,
          infer: tuple[int, float, int] | None = None,
-         population: RolloutPopulation | None = None) -> Ranked:
+         population: RolloutPopulation | None = None, belief: Beliefs | None = None
+         ) -> Ranked:
     """The searched candidates of the seat to act, best first (Move objects): the network's
     ``width`` best options, each tried in the same sampled worlds and played out by the
     network in every seat to the end of the hand (with a ``depth``: until the seat's
     ``depth``-th next turn, valued there by its best ``Q``; with a ``population``: the other
-    seats drawn from it per world, :func:`_population_reply`)."""
+    seats drawn from it per world, :func:`_population_reply`; with ``belief``: the worlds
+    dealt from the belief network's odds, :mod:`solver.games.big_two.belief`)."""
     check_int("width", width, 1, None)
     if depth is not None:
         check_int("depth", depth, 1, None)
     view = View(observation)
     net = net or default_net()
     cands, legal, q = net_candidates(view, net, width)
-    sample = sample_world if infer is None else resampler(net, view, sample_world, *infer)
+    if infer is not None and belief is not None:
+        raise InputError("worlds are drawn by inference or by beliefs, not both")
+    sample = (belief.sampler(view) if belief is not None
+              else sample_world if infer is None else resampler(net, view, sample_world, *infer))
     if population is not None and depth is not None:
         raise InputError("a rollout population plays hands to the end: no depth with it")
     reply = (_net_reply(net, view.seat, depth) if population is None
@@ -196,7 +202,9 @@ def rank(observation: Mapping[str, Any], budget_ms: float | None = None,
     ranked.info = {**ranked.info, "method": NET_METHOD,
                    "q": [round(q[m.mask], 6) for m, _ in ranked.moves],
                    **({} if infer is None else {"infer": {"k": infer[0], "tau": infer[1],
-                                                          "last": infer[2]}})}
+                                                          "last": infer[2]}}),
+                   **({} if belief is None else {"belief": {"proposals": belief.proposals,
+                                                            "power": belief.power}})}
     return ranked
 
 
@@ -228,15 +236,15 @@ class SearchBot(BaseSearchBot):
     def __init__(self, iterations: int | None = None, budget_ms: float | None = None,
                  net: QNet | None = None, depth: int | None = None,
                  width: int = NET_CANDIDATES, infer: tuple[int, float, int] | None = None,
-                 population: RolloutPopulation | None = None):
+                 population: RolloutPopulation | None = None, belief: Beliefs | None = None):
         super().__init__(iterations, budget_ms)
         self.net, self.depth, self.width, self.infer = net, depth, width, infer
-        self.population = population
+        self.population, self.belief = population, belief
 
     def rank(self, observation: Mapping[str, Any], budget_ms: float | None,  # type: ignore[override]
              iterations: int | None, seed: int) -> Ranked:
         return _rank(observation, budget_ms, iterations, seed, self.net, self.depth, self.width,
-                     self.infer, self.population)
+                     self.infer, self.population, self.belief)
 
     same = staticmethod(lambda a, b: a.mask == b.mask)
 
