@@ -274,8 +274,11 @@ class SharedStacks:
 
     def get(self, front: str) -> Server:
         if front not in self.servers:
+            # its log in a file: a pipe nobody reads while the stack serves would fill and
+            # block it
             srv = Server(1, "--compute-workers", "0",
-                         "--sessions-db", str(self.folder / f"{front}.sqlite3"), front=front)
+                         "--sessions-db", str(self.folder / f"{front}.sqlite3"), front=front,
+                         stderr_path=self.folder / f"{front}.log")
             try:
                 srv.wait_ready()
             except BaseException:
