@@ -1,5 +1,6 @@
 """Shared fixtures: the Flask app (kernels warmed once per session), its test client, one
-headless Chromium for the browser tests, and the match benchmark as a module."""
+headless Chromium for the browser tests, the served stack behind each front, and the match
+benchmark as a module."""
 
 from __future__ import annotations
 
@@ -69,6 +70,22 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="session")
+def served_stacks(tmp_path_factory):
+    """``served_stacks.get(front)``: the served stack behind ``front`` (a gunicorn worker, no
+    compute pool, sessions of its own), started on first use and shared by the modules that
+    test what a front answers (a stack costs about 2 s of CPU to start and stop); stopped at
+    the end of the test process, each with exit status 0. A test that stops workers or needs
+    other options starts a ``test_serve.Server`` of its own."""
+    from test_serve import SharedStacks
+
+    stacks = SharedStacks(tmp_path_factory.mktemp("stacks"))
+    try:
+        yield stacks
+    finally:
+        stacks.stop()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_serve import FRONTS, HAND, served_stack
+from test_serve import FRONTS, HAND
 
 from api.front import accepts_gzip, gzip_answer
 from api.proxy import GZIP_LEVEL, GZIP_MIN_LENGTH, GZIP_TYPES, nginx_config
@@ -22,8 +22,8 @@ TEXT = ("/docs", "/openapi.json", "/", "/static/review.html", "/static/review.js
 
 
 @pytest.fixture(scope="module", params=FRONTS)
-def stack(request, tmp_path_factory):
-    yield from served_stack(request.param, tmp_path_factory.mktemp("gzip"))
+def stack(request, served_stacks):
+    return served_stacks.get(request.param)
 
 
 def fetch(port: int, method: str, path: str, headers: dict[str, str] | None = None,

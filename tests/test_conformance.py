@@ -106,10 +106,20 @@ def _check_illegal_move(state, rng: random.Random) -> None:
     same rank when there is one, so that it still looks like a combination) is refused."""
     p = state.current_player
     hidden = sorted(state.hidden_cards(p))
-    moves = [m for m in state.legal_moves(p) if getattr(m, "cards", ())]
-    if not hidden or not moves:
+    if not hidden:
         return
-    doc = state.move_json(moves[rng.randrange(len(moves))])
+    legal = state.legal_moves(p)
+    # a move drawn uniformly among those with cards: drawn from all of them until one has
+    # cards (nearly every move has), which builds a few moves instead of a Capsa seat's
+    # ~20,000 splits; the whole list only when a few draws find none
+    move = next((m for m in (legal[rng.randrange(len(legal))] for _ in range(20) if legal)
+                 if getattr(m, "cards", ())), None)
+    if move is None:
+        moves = [m for m in legal if getattr(m, "cards", ())]
+        if not moves:
+            return
+        move = moves[rng.randrange(len(moves))]
+    doc = state.move_json(move)
     old = rng.choice(doc["cards"])
     same_rank = [c for c in hidden if format_card(c)[0] == old[0]]
     new = format_card(rng.choice(same_rank or hidden))

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from browser_support import DESKTOP, watched_page
-from test_serve import FRONTS, served_stack
+from test_serve import FRONTS
 
 pytestmark = pytest.mark.browser
 
@@ -19,8 +19,8 @@ TRIED = ("operations-capsa-capsa_arrange", "operations-capsa-capsa_review")
 
 
 @pytest.fixture(scope="module", params=FRONTS)
-def stack(request, tmp_path_factory):
-    yield from served_stack(request.param, tmp_path_factory.mktemp("docs"))
+def stack(request, served_stacks):
+    return served_stacks.get(request.param)
 
 
 def _navigation(page) -> dict:

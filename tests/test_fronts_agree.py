@@ -16,7 +16,7 @@ import socket
 from collections.abc import Iterable
 
 import pytest
-from test_serve import FRONTS, HAND, served_stack
+from test_serve import FRONTS, HAND
 
 from api.endpoint import MAX_BODY_BYTES as MAX_BODY
 from api.front import FrontConfig, create_front
@@ -32,8 +32,8 @@ SECURITY = ("X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
 
 
 @pytest.fixture(scope="module", params=FRONTS)
-def stack(request, tmp_path_factory):
-    yield from served_stack(request.param, tmp_path_factory.mktemp("fronts"))
+def stack(request, served_stacks):
+    return served_stacks.get(request.param)
 
 
 def test_both_fronts_take_their_limits_from_one_place(tmp_path):

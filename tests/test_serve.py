@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -262,14 +261,33 @@ def test_serve_refuses_a_port_in_use_in_one_line(extra, capsys):
     assert err == f"capsa: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
-def served_stack(front: str, folder: Path) -> Iterator[Server]:
-    """One served stack behind ``front`` (a gunicorn worker, no compute pool, its sessions in
-    ``folder``) for a module's tests, stopped cleanly after them: ``yield from`` it in a
-    fixture."""
-    srv = Server(1, "--compute-workers", "0", "--sessions-db", str(folder / "sessions.sqlite3"),
-                 front=front)
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        assert srv.stop() == 0
+class SharedStacks:
+    """The served stack behind each front (a gunicorn worker, no compute pool, its sessions in
+    ``folder``), started on a test's first :meth:`get` of that front and then shared by every
+    test of the process that asks for it (the ``served_stacks`` fixture in ``conftest.py``):
+    for tests of what a front and the app answer, which need no stack of their own.
+    :meth:`stop` stops them all cleanly."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.servers: dict[str, Server] = {}
+
+    def get(self, front: str) -> Server:
+        if front not in self.servers:
+            # its log in a file: a pipe nobody reads while the stack serves would fill and
+            # block it
+            srv = Server(1, "--compute-workers", "0",
+                         "--sessions-db", str(self.folder / f"{front}.sqlite3"), front=front,
+                         stderr_path=self.folder / f"{front}.log")
+            try:
+                srv.wait_ready()
+            except BaseException:
+                srv.stop()
+                raise
+            self.servers[front] = srv
+        return self.servers[front]
+
+    def stop(self) -> None:
+        codes = {front: srv.stop() for front, srv in self.servers.items()}
+        self.servers.clear()
+        assert all(code == 0 for code in codes.values()), f"exit status by front: {codes}"

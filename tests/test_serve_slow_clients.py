@@ -22,15 +22,29 @@ import time
 import pytest
 from test_serve import FRONTS, HAND, Server
 
+from api.proxy import ProxyLimits
 from api.routes.capsa import MAX_WORK
 from solver import arrange
 from solver.games.capsa.work import OPPONENT_SET_COST
 
 P99_TARGET_MS = 100.0
 IDLE_FACTOR = 3.0
-BASELINE_SECONDS = 3.0
-PROBE_SECONDS = 6.0
+# The idle baseline only raises the bound on a machine so loaded that the idle p99 nears 100 ms;
+# 2 s gives it 60 to 130 probes of each kind, whose p99 is then one of the two or three
+# slowest, a bound no looser than with more probes.
+BASELINE_SECONDS = 2.0
+# The fronts drop a connection that has not sent its whole head within ``header_timeout``
+# (5 s; no option changes it), and the slow clients see the drop within their 0.5 s interval
+# and reopen at once: a window that starts as the attack does and lasts 1 s longer than the
+# timeout probes while the 400 slow-header and idle connections are dropped and reopened.
+HEADER_TIMEOUT_S = ProxyLimits().header_timeout
+PROBE_SECONDS = HEADER_TIMEOUT_S + 1.0
+SLOW_INTERVAL_S = 0.5
 WINDOWS = 3
+# The served stack's request deadline (``--deadline``, 5 s by default): the heavy clients
+# keep the pool just as full (each sends its next request as soon as one is answered or
+# stopped), and once probing ends the test waits for at most 2 s of their last requests.
+DEADLINE_S = 2.0
 WORST_RULES = {"preset": "standard", "single_royalty": True, "royalty_mode": "winner"}
 
 
@@ -38,7 +52,8 @@ class SlowClients:
     """Slow-header, slow-body and idle connections kept open by a separate process (so its
     work never delays the probes' own timing)."""
 
-    def __init__(self, port: int, headers: int, bodies: int, idle: int, interval: float = 1.0):
+    def __init__(self, port: int, headers: int, bodies: int, idle: int,
+                 interval: float = SLOW_INTERVAL_S):
         self.port, self.interval = port, interval
         self.kinds = ["header"] * headers + ["body"] * bodies + ["idle"] * idle
         self.socks: list[socket.socket | None] = [None] * len(self.kinds)
@@ -155,7 +170,7 @@ def percentile(values: list[float], q: float) -> float:
 
 @pytest.fixture(scope="module", params=FRONTS)
 def server(request):
-    srv = Server(2, front=request.param)
+    srv = Server(2, "--deadline", f"{DEADLINE_S:g}", front=request.param)
     try:
         srv.wait_ready()
         yield srv
@@ -192,7 +207,7 @@ def test_slow_and_idle_clients_and_costly_requests_do_not_starve_cheap_ones(serv
     assert not failures, failures[:5]
     worst = worst_legal_request()
     heavy_status: list[int] = []
-    stop = threading.Event()
+    stop, pool_full = threading.Event(), threading.Event()
 
     def heavy() -> None:
         while not stop.is_set():
@@ -201,13 +216,16 @@ def test_slow_and_idle_clients_and_costly_requests_do_not_starve_cheap_ones(serv
             assert code in ("ok", "deadline_exceeded", "compute_busy"), body
             heavy_status.append(status)
             if code == "compute_busy":
+                pool_full.set()  # the pool and its queue hold as many as they take
                 time.sleep(0.2)  # refused at once: come back, as a client would
 
     with SlowClients(server.port, 200, 200, 200) as slow:
         heavies = [threading.Thread(target=heavy, daemon=True) for _ in range(8)]
         for t in heavies:
             t.start()
-        time.sleep(1.5)  # the pool is busy and the slow connections are established
+        # The slow connections are open (``SlowClients`` waits for that); probing starts once
+        # the pool is full: a costly request has been refused as busy.
+        assert pool_full.wait(30), "the costly requests never filled the pool"
         bounds = {kind: max(P99_TARGET_MS, IDLE_FACTOR * percentile(ms, 99))
                   for kind, ms in idle.items()}
         windows = []
