@@ -198,12 +198,17 @@ def test_bad_belief_files_are_refused_with_their_name(tmp_path, small_net):
     other = tmp_path / "qnet.npz"
     from solver.games.big_two.net import QNet
     QNet.initial(seed=0, hidden=(4,)).save(other)
-    with pytest.raises(InputError, match="qnet.npz: not a Big Two belief file"):
+    with pytest.raises(InputError, match="qnet.npz: format 'capsa-big-two-qnet/1', expected"):
         B.BeliefNet.load(other)
-    small_net.meta["features"] = 0
     good = tmp_path / "good.npz"
     small_net.save(good)
     assert B.BeliefNet.load(good).weights[0].shape == (B.FEATURES, 16)
+    from solver.npzfile import write_arrays
+    write_arrays(tmp_path / "old.npz", {"w0": np.zeros((3, 208), np.float32),
+                                        "b0": np.zeros(208, np.float32)},
+                 {"format": B.BELIEF_FORMAT, "features": 3})
+    with pytest.raises(InputError, match="old.npz: built for another feature layout"):
+        B.BeliefNet.load(tmp_path / "old.npz")
 
 
 def test_data_do_not_depend_on_the_workers_and_resume_to_the_same_bytes(tmp_path):

@@ -31,7 +31,7 @@ from solver.errors import InputError
 from solver.games.valuenet import ValueNet
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
-__all__ = ["Adam", "SelfPlay", "TrainConfig", "gradients", "hand_records", "train"]
+__all__ = ["Adam", "SelfPlay", "TrainConfig", "backward", "gradients", "hand_records", "train"]
 
 #: One hand of self-play: (state rows, move rows, targets in network units).
 Hand = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -113,15 +113,21 @@ def gradients(net: ValueNet, x: np.ndarray, y: np.ndarray) -> tuple[float, list[
     out = (h @ net.weights[-1] + net.biases[-1])[:, 0]
     err = out - y
     loss = float(np.mean(err * err))
-    d = (2.0 / len(y)) * err[:, None].astype(np.float32)
-    gw: list[np.ndarray] = [np.empty(0)] * len(net.weights)
-    gb: list[np.ndarray] = [np.empty(0)] * len(net.biases)
-    for i in range(len(net.weights) - 1, -1, -1):
+    return loss, backward(net.weights, acts, (2.0 / len(y)) * err[:, None].astype(np.float32))
+
+
+def backward(weights: list[np.ndarray], acts: list[np.ndarray], d: np.ndarray
+             ) -> list[np.ndarray]:
+    """Gradients of a ReLU MLP (weights, then biases) from the loss's gradient ``d`` at the
+    output and each layer's input ``acts`` of the forward pass."""
+    gw: list[np.ndarray] = [np.empty(0)] * len(weights)
+    gb: list[np.ndarray] = [np.empty(0)] * len(weights)
+    for i in range(len(weights) - 1, -1, -1):
         gw[i] = acts[i].T @ d
         gb[i] = d.sum(axis=0)
         if i:
-            d = (d @ net.weights[i].T) * (acts[i] > 0)
-    return loss, gw + gb
+            d = (d @ weights[i].T) * (acts[i] > 0)
+    return gw + gb
 
 
 def _save_checkpoint(game: SelfPlay, path: Path, net: ValueNet, opt: Adam, done: int,

@@ -15,6 +15,7 @@ refused with an :class:`~solver.errors.InputError` that names it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -25,7 +26,7 @@ from threadpoolctl import ThreadpoolController
 from solver.errors import InputError
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
-__all__ = ["ValueNet", "offsets", "one_blas_thread_for_good"]
+__all__ = ["ValueNet", "he_layers", "offsets", "one_blas_thread_for_good", "read_layers"]
 
 N = TypeVar("N", bound="ValueNet")
 Layout = tuple[tuple[str, int], ...]
@@ -60,6 +61,38 @@ def offsets(layout: Layout) -> dict[str, int]:
         out[name] = at
         at += width
     return out
+
+
+def he_layers(sizes: Sequence[int], seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """He-initialised float32 weights (and zero biases) of an MLP with these layer sizes."""
+    rng = np.random.default_rng(seed)
+    ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+          for a, b in zip(sizes[:-1], sizes[1:])]
+    return ws, [np.zeros(b, np.float32) for b in sizes[1:]]
+
+
+def read_layers(path: str | Path, what: str, fmt: str
+                ) -> tuple[dict[str, Any], list[np.ndarray], list[np.ndarray]]:
+    """The meta record and float32 layers of a network file of format ``fmt``
+    (``InputError`` naming the file if it is not a ``what`` file or its layers do not
+    chain)."""
+    name = Path(path).name
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            layers = sum(1 for k in z.files if k.startswith("w"))
+            ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
+            bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
+    except BAD_FILE_ERRORS as exc:
+        raise InputError(f"{name}: not a {what} file ({exc})") from None
+    if not isinstance(meta, dict):
+        raise InputError(f"{name}: not a {what} file (no meta record)")
+    if meta.get("format") != fmt:
+        raise InputError(f"{name}: format {meta.get('format')!r}, expected {fmt!r}")
+    if not ws or any(a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
+            b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
+        raise InputError(f"{name}: layer shapes do not chain")
+    return meta, ws, bs
 
 
 @dataclass
@@ -102,11 +135,7 @@ class ValueNet:
                 ) -> N:
         """He-initialised weights from ``seed`` (the start of training)."""
         hidden = tuple(cls.HIDDEN if hidden is None else hidden)
-        rng = np.random.default_rng(seed)
-        sizes = [cls.state_width() + cls.move_width(), *hidden, 1]
-        ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
-              for a, b in zip(sizes[:-1], sizes[1:])]
-        bs = [np.zeros(b, np.float32) for b in sizes[1:]]
+        ws, bs = he_layers([cls.state_width() + cls.move_width(), *hidden, 1], seed)
         return cls(ws, bs, {"format": cls.FORMAT, "hidden": list(hidden)})
 
     def q(self, state: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -141,23 +170,9 @@ class ValueNet:
         """A network file (``InputError`` naming the problem if it is not one for this
         layout)."""
         name = Path(path).name
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                layers = sum(1 for k in z.files if k.startswith("w"))
-                ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
-                bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
-        except BAD_FILE_ERRORS as exc:
-            raise InputError(f"{name}: not a {cls.GAME} network file ({exc})") from None
-        if not isinstance(meta, dict):
-            raise InputError(f"{name}: not a {cls.GAME} network file (no meta record)")
-        if meta.get("format") != cls.FORMAT:
-            raise InputError(f"{name}: format {meta.get('format')!r}, expected {cls.FORMAT!r}")
+        meta, ws, bs = read_layers(path, f"{cls.GAME} network", cls.FORMAT)
         if meta.get("layout") != cls.layout_digest():
             raise InputError(f"{name}: built for another feature layout")
-        width = cls.state_width() + cls.move_width()
-        if not ws or ws[0].shape[0] != width or ws[-1].shape[1] != 1 or any(
-                a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
-                b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
+        if ws[0].shape[0] != cls.state_width() + cls.move_width() or ws[-1].shape[1] != 1:
             raise InputError(f"{name}: layer shapes do not chain")
         return cls(ws, bs, meta)

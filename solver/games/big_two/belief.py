@@ -58,6 +58,7 @@ from solver.games.big_two.net import (
     state_features,
 )
 from solver.games.big_two.view import View
+from solver.games.valuenet import he_layers, read_layers
 from solver.npzfile import BAD_FILE_ERRORS, write_arrays
 
 __all__ = ["BELIEF_FORMAT", "BeliefNet", "Beliefs", "DEFAULT_BELIEF", "belief_features", "belief_sampler",
@@ -149,12 +150,8 @@ class BeliefNet:
 
     @classmethod
     def initial(cls, seed: int = 0, hidden: Sequence[int] = HIDDEN) -> BeliefNet:
-        rng = np.random.default_rng(seed)
-        sizes = [FEATURES, *hidden, NUM_CARDS * CLASSES]
-        ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
-              for a, b in zip(sizes[:-1], sizes[1:])]
+        ws, bs = he_layers([FEATURES, *hidden, NUM_CARDS * CLASSES], seed)
         ws[-1] *= 0.1
-        bs = [np.zeros(b, np.float32) for b in sizes[1:]]
         return cls(ws, bs, {"format": BELIEF_FORMAT, "hidden": list(hidden)})
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -174,23 +171,10 @@ class BeliefNet:
     def load(cls, path: str | Path) -> BeliefNet:
         """A belief file (``InputError`` naming the problem if it is not one)."""
         name = Path(path).name
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                layers = sum(1 for k in z.files if k.startswith("w"))
-                ws = [z[f"w{i}"].astype(np.float32) for i in range(layers)]
-                bs = [z[f"b{i}"].astype(np.float32) for i in range(layers)]
-        except BAD_FILE_ERRORS as exc:
-            raise InputError(f"{name}: not a Big Two belief file ({exc})") from None
-        if not isinstance(meta, dict) or meta.get("format") != BELIEF_FORMAT:
-            raise InputError(f"{name}: not a Big Two belief file (format "
-                             f"{meta.get('format') if isinstance(meta, dict) else None!r})")
-        if meta.get("features") != FEATURES:
+        meta, ws, bs = read_layers(path, "Big Two belief", BELIEF_FORMAT)
+        if meta.get("features") != FEATURES or ws[0].shape[0] != FEATURES or \
+                ws[-1].shape[1] != NUM_CARDS * CLASSES:
             raise InputError(f"{name}: built for another feature layout")
-        if not ws or ws[0].shape[0] != FEATURES or ws[-1].shape[1] != NUM_CARDS * CLASSES or any(
-                a.shape[1] != b.shape[0] for a, b in zip(ws[:-1], ws[1:])) or any(
-                b.shape != (w.shape[1],) for w, b in zip(ws, bs)):
-            raise InputError(f"{name}: layer shapes do not chain")
         return cls(ws, bs, meta)
 
 
@@ -434,6 +418,7 @@ def _class_mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def loss_and_gradients(net: BeliefNet, x: np.ndarray, y: np.ndarray
                        ) -> tuple[float, list[np.ndarray]]:
     """Mean cross-entropy over the unseen cards, and its gradients (weights, then biases)."""
+    from solver.games.dmc import backward
     acts = [x]
     h = x
     for w, b in zip(net.weights[:-1], net.biases[:-1]):
@@ -453,14 +438,7 @@ def loss_and_gradients(net: BeliefNet, x: np.ndarray, y: np.ndarray
     d = p * hit[:, :, None]
     d[rows, cards, cls] -= 1.0
     d = (d / count).reshape(len(x), -1).astype(np.float32)
-    gw: list[np.ndarray] = [np.empty(0)] * len(net.weights)
-    gb: list[np.ndarray] = [np.empty(0)] * len(net.biases)
-    for i in range(len(net.weights) - 1, -1, -1):
-        gw[i] = acts[i].T @ d
-        gb[i] = d.sum(axis=0)
-        if i:
-            d = (d @ net.weights[i].T) * (acts[i] > 0)
-    return loss, gw + gb
+    return loss, backward(net.weights, acts, d)
 
 
 def evaluate(net: BeliefNet, xb: np.ndarray, y: np.ndarray, batch: int = 4096
