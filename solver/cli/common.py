@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
 
 from solver.errors import InputError
@@ -99,3 +100,14 @@ def float_arg(name: str, low: float, high: float, high_open: bool = False
 
     parse.__name__ = name
     return parse
+
+
+def check_writable(path: Path) -> None:
+    """Raise :class:`InputError` naming why a file cannot be written at ``path`` (no such
+    folder, a folder in its place, no permission), before hours of work are spent on it."""
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write {path}: {path.parent} is not a directory")
+    if path.is_dir():
+        raise InputError(f"cannot write {path}: it is a directory")
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise InputError(f"cannot write {path}: permission denied")

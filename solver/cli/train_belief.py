@@ -4,13 +4,12 @@ fitted to hands a population of players played, labelled with the true hands."""
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from solver.cli.common import float_arg, int_arg
+from solver.cli.common import check_writable, float_arg, int_arg
 from solver.errors import InputError
 
 
@@ -19,12 +18,7 @@ def run(args: argparse.Namespace) -> int:
 
     output = Path(args.output)
     data = Path(args.data) if args.data else output.with_name(output.stem + "-data")
-    if not output.parent.is_dir():
-        raise InputError(f"cannot write {output}: {output.parent} is not a directory")
-    if output.is_dir():
-        raise InputError(f"cannot write {output}: it is a directory")
-    if not os.access(output if output.exists() else output.parent, os.W_OK):
-        raise InputError(f"cannot write {output}: permission denied")
+    check_writable(output)
     if data.exists() and not data.is_dir():
         raise InputError(f"--data {data}: not a directory")
     data.mkdir(parents=True, exist_ok=True)

@@ -4,13 +4,12 @@ trained by self-play."""
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from solver.cli.common import float_arg, int_arg
+from solver.cli.common import check_writable, float_arg, int_arg
 from solver.errors import InputError
 
 GAMES = ("big-two", "da-san", "da-bai-fen")
@@ -58,12 +57,7 @@ def run(args: argparse.Namespace) -> int:
             argv[i] = f"--output={output.name}"
     command = "capsa " + " ".join(shlex.quote(a) for a in argv)
     for path in (output, checkpoint):
-        if not path.parent.is_dir():
-            raise InputError(f"cannot write {path}: {path.parent} is not a directory")
-        if path.is_dir():
-            raise InputError(f"cannot write {path}: it is a directory")
-        if not os.access(path if path.exists() else path.parent, os.W_OK):
-            raise InputError(f"cannot write {path}: permission denied")
+        check_writable(path)
     bar = None
     if args.progress:
         from tqdm import tqdm
