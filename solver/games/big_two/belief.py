@@ -108,14 +108,27 @@ def belief_features(seen: Seen) -> np.ndarray:
     return np.concatenate([state_features(seen), history_features(seen.seat, seen.n, seen.history)])
 
 
+_CARD_BITS = np.arange(NUM_CARDS)
+
+
+def _bits(mask: int) -> np.ndarray:
+    """The 52 cards of a Big Two mask, as booleans."""
+    return ((mask >> _CARD_BITS) & 1).astype(bool)
+
+
+def _known(seen: Seen) -> int:
+    """The cards ``seen``'s seat can see: its hand and every card played."""
+    known = seen.mine
+    for played in seen.played:
+        known |= played
+    return known
+
+
 def class_counts(seen: Seen) -> list[int]:
     """Cards each class holds: the next, second and third seat's counts, and the rest of
     the unseen cards (set aside with two or three players)."""
     out = [int(seen.counts[(seen.seat + r) % seen.n]) if r < seen.n else 0 for r in (1, 2, 3)]
-    played = 0
-    for p in range(seen.n):
-        played |= seen.played[p]
-    unseen = NUM_CARDS - (seen.mine | played).bit_count()
+    unseen = NUM_CARDS - _known(seen).bit_count()
     return [*out, unseen - sum(out)]
 
 
@@ -127,16 +140,11 @@ def labels(state: BigTwoState, seat: int) -> np.ndarray:
     for r in range(1, n):
         m = state.hand_mask((seat + r) % n)
         dealt |= m
-        for b in range(NUM_CARDS):
-            if (m >> b) & 1:
-                y[b] = r - 1
+        y[_bits(m)] = r - 1
     played = 0
     for _, mv in state.history:
         played |= mv.mask
-    rest = ((1 << NUM_CARDS) - 1) & ~(dealt | state.hand_mask(seat) | played)
-    for b in range(NUM_CARDS):
-        if (rest >> b) & 1:
-            y[b] = ASIDE
+    y[_bits(((1 << NUM_CARDS) - 1) & ~(dealt | state.hand_mask(seat) | played))] = ASIDE
     return y
 
 
@@ -184,26 +192,20 @@ def default_belief() -> BeliefNet:
     return BeliefNet.load(DEFAULT_BELIEF)
 
 
-def _valid(counts: Sequence[int]) -> np.ndarray:
-    return np.array([c > 0 for c in counts])
+def _class_odds(z: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Softmax of logits ``z`` over the last axis (the classes), over the ``valid`` ones
+    only (a mask that broadcasts against ``z``)."""
+    z = np.where(valid, z, -1e9)
+    p = np.exp(z - z.max(axis=-1, keepdims=True))
+    return p / p.sum(axis=-1, keepdims=True)
 
 
 def card_odds(net: BeliefNet, seen: Seen) -> np.ndarray:
     """(52, 4) probabilities: where each card is, from ``seen``'s seat (rows of cards it
     can see are zero)."""
-    counts = class_counts(seen)
     logit = net.logits(belief_features(seen)[None, :])[0].astype(np.float64)
-    logit[:, ~_valid(counts)] = -np.inf
-    logit -= logit.max(axis=1, keepdims=True)
-    p = np.exp(logit)
-    p /= p.sum(axis=1, keepdims=True)
-    played = 0
-    for q in range(seen.n):
-        played |= seen.played[q]
-    known = seen.mine | played
-    for b in range(NUM_CARDS):
-        if (known >> b) & 1:
-            p[b] = 0.0
+    p = _class_odds(logit, np.array(class_counts(seen)) > 0)
+    p[_bits(_known(seen))] = 0.0
     return p
 
 
@@ -406,13 +408,13 @@ def load_data(folder: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 # --- training ----------------------------------------------------------------------------------
 
-def _class_mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """(rows, 4) which classes can hold a card, from the labels (a class holds a card iff it
-    has cards: the counts are in the features, and the labels say the same)."""
+def _class_mask(y: np.ndarray) -> np.ndarray:
+    """(rows, 1, 4) which classes can hold a card, from the labels (a class holds a card iff
+    it has cards: the counts are in the features, and the labels say the same)."""
     m = np.zeros((len(y), CLASSES), bool)
     for c in range(CLASSES):
         m[:, c] = (y == c).any(axis=1)
-    return m
+    return m[:, None, :]
 
 
 def loss_and_gradients(net: BeliefNet, x: np.ndarray, y: np.ndarray
@@ -425,11 +427,7 @@ def loss_and_gradients(net: BeliefNet, x: np.ndarray, y: np.ndarray
         h = np.maximum(h @ w + b, 0.0)
         acts.append(h)
     z = (h @ net.weights[-1] + net.biases[-1]).reshape(-1, NUM_CARDS, CLASSES)
-    valid = _class_mask(x, y)[:, None, :]
-    z = np.where(valid, z, -1e9)
-    z = z - z.max(axis=2, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(axis=2, keepdims=True)
+    p = _class_odds(z, _class_mask(y))
     hit = y >= 0
     count = max(int(hit.sum()), 1)
     rows, cards = np.nonzero(hit)
@@ -449,12 +447,7 @@ def evaluate(net: BeliefNet, xb: np.ndarray, y: np.ndarray, batch: int = 4096
     for i in range(0, len(y), batch):
         x = np.unpackbits(xb[i:i + batch], axis=1)[:, :FEATURES].astype(np.float32)
         yy = y[i:i + batch]
-        z = net.logits(x).astype(np.float64)
-        valid = _class_mask(x, yy)[:, None, :]
-        z = np.where(valid, z, -1e9)
-        z -= z.max(axis=2, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=2, keepdims=True)
+        p = _class_odds(net.logits(x).astype(np.float64), _class_mask(yy))
         rows, cs = np.nonzero(yy >= 0)
         cls = yy[rows, cs].astype(np.int64)
         total += float(-np.log(np.maximum(p[rows, cs, cls], 1e-12)).sum())
