@@ -49,7 +49,14 @@ from api.proxy import (
     write_config,
 )
 from solver.errors import InputError
-from solver.executors.pool import fork_child, start_pool, stop_pool, terminate
+from solver.executors.pool import (
+    StopSignal,
+    fork_child,
+    raise_stop,
+    start_pool,
+    stop_pool,
+    terminate,
+)
 from solver.validation import check_choice
 
 FRONTS = ("auto", "nginx", "embedded", "none")
@@ -210,14 +217,6 @@ class ServeConfig:
     sessions_db: str | None = None  # default: sessions.sqlite3 in the app's instance folder
 
 
-class _Stop(Exception):
-    pass
-
-
-def _raise_stop(signum: int, frame: Any) -> None:
-    raise _Stop
-
-
 def _fork_gunicorn(options: dict[str, Any], app: Any) -> int:
     return fork_child(lambda: run_server(options, lambda: app))
 
@@ -315,7 +314,7 @@ def serve(config: ServeConfig) -> int:
     os.environ[MULTIPROC_ENV] = str(metrics_dir)
     children: dict[int, str] = {}
     nginx_proc = None
-    old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    old = {s: signal.signal(s, raise_stop) for s in (signal.SIGTERM, signal.SIGINT)}
     code = 0
     try:
         app_socket = runtime / "app.sock"
@@ -369,7 +368,7 @@ def serve(config: ServeConfig) -> int:
                       f"{os.waitstatus_to_exitcode(status)}; stopping", file=sys.stderr, flush=True)
                 code = 1
                 break
-    except _Stop:
+    except StopSignal:
         pass
     finally:
         for s in old:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import pickle
+import signal
 import threading
 import time
 from pathlib import Path
@@ -39,6 +42,28 @@ def pool(tmp_path_factory, app):
     yield path
     compute.stop_pool(pid)
     assert not Path(path).exists()
+
+
+def test_a_stop_signal_landing_inside_logging_still_stops_the_supervisor():
+    # A supervisor logs when a process ends; a stop signal landing in the log handler must
+    # not be swallowed by its ``except Exception`` (the supervisor would keep waiting until it
+    # was killed, its socket left behind).
+    class SignalOnWrite(io.StringIO):
+        def write(self, text: str) -> int:
+            os.kill(os.getpid(), signal.SIGUSR1)
+            return super().write(text)
+
+    logger = logging.getLogger("tests.stop-signal")
+    handler = logging.StreamHandler(SignalOnWrite())
+    logger.addHandler(handler)
+    logger.propagate = False
+    old = signal.signal(signal.SIGUSR1, compute.raise_stop)
+    try:
+        with pytest.raises(compute.StopSignal):
+            logger.warning("compute process 1 ended (status 0); replacing it")
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+        logger.removeHandler(handler)
 
 
 def test_pool_runs_a_job_and_returns_its_value(pool):

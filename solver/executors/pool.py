@@ -251,12 +251,16 @@ def _worker_main(listener: socket.socket, niceness: int) -> None:
             conn.close()
 
 
-class _Stop(Exception):
-    pass
+class StopSignal(BaseException):
+    """Raised by :func:`raise_stop` when a supervisor is told to stop. A ``BaseException``,
+    like ``KeyboardInterrupt``: a signal landing inside code that catches ``Exception`` (a
+    logging handler's ``emit`` does) must still stop the supervisor, not be swallowed there
+    and leave it waiting for children until it is killed, its socket left behind."""
 
 
-def _raise_stop(signum: int, frame: Any) -> None:
-    raise _Stop
+def raise_stop(signum: int, frame: Any) -> None:
+    """A signal handler: stop the supervisor (:class:`StopSignal`)."""
+    raise StopSignal
 
 
 def run_pool(path: str, size: int, niceness: int = 10, ready_fd: int | None = None,
@@ -288,8 +292,8 @@ def run_pool(path: str, size: int, niceness: int = 10, ready_fd: int | None = No
                 os._exit(code)
         children.add(pid)
 
-    signal.signal(signal.SIGTERM, _raise_stop)
-    signal.signal(signal.SIGINT, _raise_stop if stop_on_sigint else signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, raise_stop)
+    signal.signal(signal.SIGINT, raise_stop if stop_on_sigint else signal.SIG_IGN)
     try:
         for _ in range(size):
             spawn()
@@ -307,7 +311,7 @@ def run_pool(path: str, size: int, niceness: int = 10, ready_fd: int | None = No
                 else:
                     log.warning("compute process %d ended (status %d); replacing it", pid, status)
                 spawn()
-    except _Stop:
+    except StopSignal:
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
